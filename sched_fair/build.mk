@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The build graph for one tree, run by the top Makefile with KSRC (a checked
+# tree), OBJ (its build dir) and PROFILE set. Kernel-side files are compiled
+# with kbuild's own flags for fair.c (OBJ/kflags, see kflags.sh) and our
+# override headers in front; user-side files with the host's ordinary flags.
+# Dependencies come from -MMD, so editing the tree's fair.c or a header it
+# includes rebuilds only what includes it.
+
+TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+PREPARED := $(OBJ)/kbuild/.fairtest-prepared
+KFLAGS	= $(strip $(file < $(OBJ)/kflags))
+KCFLAGS	= -fmacro-prefix-map=$(TOP)/= -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
+	  -O2 -g -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
+	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"$(basename $(notdir $<))"'
+UCFLAGS	= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
+LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_pcpu_hot=pcpu_hot \
+	  $(VARIANT_CFLAGS)
+LDLIBS	= -lcmocka
+
+# The tree's own code: fair.c (through the bridge), pelt.c and three libs.
+REAL_OBJS := $(OBJ)/k/fair_bridge.o $(OBJ)/k/pelt_unit.o \
+	     $(OBJ)/k/lib/rbtree.o $(OBJ)/k/lib/find_bit.o $(OBJ)/k/lib/hweight.o
+SHIM_SRCS := $(wildcard $(TOP)/shim/seams/*.c $(TOP)/shim/driver/*.c)
+SHIM_OBJS := $(patsubst $(TOP)/shim/%.c,$(OBJ)/k/%.o,$(SHIM_SRCS)) $(OBJ)/k/gen/prio_tables.o
+USER_SRCS := $(TOP)/shim/host.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
+	     $(filter-out $(TOP)/tests/runner.c $(TOP)/tests/harness.c,$(wildcard $(TOP)/tests/*.c))
+USER_OBJS := $(patsubst $(TOP)/%.c,$(OBJ)/u/%.o,$(USER_SRCS)) $(OBJ)/u/gen/seam_stubs.o
+
+BIN	:= $(OBJ)/fairtest
+
+all: $(BIN)
+
+$(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE)
+	@$(TOP)/sched_fair/prepare.sh $(KSRC) $(OBJ) $(PROFILE)
+
+$(OBJ)/gen/probes.h: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/sched/sched.h
+	@$(TOP)/sched_fair/probe.sh $(KSRC) >$@.tmp && mv $@.tmp $@
+
+# Kernel-side compiles; a failure names the file and shows the first error.
+define kcc
+	@mkdir -p $(dir $@)
+	@echo "  KCC     $(patsubst $(KSRC)/%,%,$(patsubst $(TOP)/%,%,$<))"
+	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -c $< -o $@ 2>$@.err || \
+	 { grep -m1 -E 'error|Error' $@.err | sed 's/^/fairtest: first error: /' >&2; \
+	   echo "fairtest: $< does not compile for user space (full output: $@.err)" >&2; rm -f $@; exit 1; }
+	@cat $@.err >&2; rm -f $@.err
+endef
+
+$(OBJ)/k/fair_bridge.o $(OBJ)/k/pelt_unit.o: $(OBJ)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
+	$(kcc)
+$(OBJ)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
+	$(kcc)
+$(OBJ)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
+	$(kcc)
+$(OBJ)/k/gen/prio_tables.o: $(OBJ)/gen/prio_tables.c $(PREPARED)
+	$(kcc)
+
+# Every symbol the real objects need must come from a seam in the manifest;
+# any other gets a generated abort-if-reached stub, listed, not a link error.
+$(OBJ)/gen/seam_stubs.c: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest $(TOP)/sched_fair/seams.sh
+	@$(TOP)/sched_fair/seams.sh $(TOP)/shim/seams.manifest "$(REAL_OBJS)" "$(SHIM_OBJS)" $@
+
+$(OBJ)/u/%.o: $(TOP)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $*.c"
+	@$(CC) $(UCFLAGS) -c $< -o $@
+$(OBJ)/u/gen/seam_stubs.o: $(OBJ)/gen/seam_stubs.c
+	@mkdir -p $(dir $@)
+	@$(CC) $(UCFLAGS) -c $< -o $@
+
+$(BIN): $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS) $(TOP)/shim/percpu.lds
+	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"
+	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+
+.PHONY: all
+-include $(shell find $(OBJ)/k $(OBJ)/u -name '*.d' 2>/dev/null)

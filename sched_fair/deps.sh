@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages fairtest needs, only those that are missing,
+# with sudo when not root. Extra package names may be given as arguments.
+set -eu
+need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev python3 $*"
+missing=
+for p in $need; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -n "$missing" ] || exit 0
+
+command -v apt-get >/dev/null ||
+	{ echo "fairtest: missing packages:$missing, and no apt-get; install them by hand" >&2; exit 1; }
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+echo "fairtest: installing missing Debian packages:$missing" >&2
+$sudo apt-get update -qq >&2 || true
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >&2 ||
+	{ echo "fairtest: could not install$missing; run: sudo apt-get install$missing" >&2; exit 1; }

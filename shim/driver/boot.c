@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Booting the fake machine, the way sched_init() and the SMP bring-up do
+ * it for a real one: per-CPU areas copied from the link-time template, a
+ * runqueue and an idle task per CPU, the root task group spanning them,
+ * the CPU masks, and fair.c's own class init. Also owns the core.c data
+ * fair.c links against (runqueues, root_task_group, the feature bits).
+ */
+#include <linux/cgroup.h>
+#include "driver.h"
+
+DEFINE_PER_CPU_SHARED_ALIGNED(struct rq, runqueues);
+DEFINE_PER_CPU(struct rnd_state, sched_rnd_state);
+struct task_group root_task_group;
+LIST_HEAD(task_groups);
+const_debug unsigned int sysctl_sched_features;
+const_debug unsigned int sysctl_sched_nr_migrate = SCHED_NR_MIGRATE_BREAK;
+struct balance_callback balance_push_callback;
+DEFINE_STATIC_KEY_FALSE(sched_numa_balancing);
+
+struct ft_machine ft_m;
+
+/* Every task accounts CPU time to a cgroup; ours is a root with no parent. */
+static struct cgroup ft_root_cgroup;
+static struct css_set ft_css_set = { .dfl_cgrp = &ft_root_cgroup };
+static struct root_domain ft_root_domain;
+
+extern char __per_cpu_start[], __per_cpu_end[];
+
+#define SCHED_FEAT(name, enabled)	#name,
+static const char *const feature_names[] = {
+#include "features.h"
+};
+#undef SCHED_FEAT
+
+unsigned int ft_default_features(void)
+{
+	unsigned int bits = 0;
+
+#define SCHED_FEAT(name, enabled)	\
+	if (enabled)			\
+		bits |= 1U << __SCHED_FEAT_##name;
+#include "features.h"
+#undef SCHED_FEAT
+	/* The kernel's own check that the clock is updated once per lock. */
+	return bits | 1U << __SCHED_FEAT_WARN_DOUBLE_CLOCK;
+}
+
+static int feature_bit(const char *name)
+{
+	for (int i = 0; i < ARRAY_SIZE(feature_names); i++)
+		if (!strcmp(feature_names[i], name))
+			return i;
+	return -ENOENT;
+}
+
+int ft_feature_get(const char *name)
+{
+	int bit = feature_bit(name);
+
+	return bit < 0 ? bit : !!(sysctl_sched_features & (1U << bit));
+}
+
+int ft_feature_set(const char *name, bool on)
+{
+	int bit = feature_bit(name);
+
+	if (bit < 0)
+		return bit;
+	if (on)
+		sysctl_sched_features |= 1U << bit;
+	else
+		sysctl_sched_features &= ~(1U << bit);
+	return 0;
+}
+
+static int alloc_cpu_areas(int nr_cpus)
+{
+	unsigned long size = __per_cpu_end - __per_cpu_start;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		/* Keep the template's page alignment in every copy. */
+		void *raw = ft_host_zalloc(size + PAGE_SIZE);
+		char *area;
+
+		if (!raw)
+			return -ENOMEM;
+		ft_m.cpu_area[cpu] = raw;
+		area = PTR_ALIGN((char *)raw, PAGE_SIZE);
+		memcpy(area, __per_cpu_start, size);
+		__per_cpu_offset[cpu] = area - __per_cpu_start;
+	}
+	return 0;
+}
+
+static struct task_struct *new_idle_task(int cpu)
+{
+	struct task_struct *idle = ft_host_zalloc(sizeof(*idle));
+
+	if (!idle)
+		return NULL;
+	idle->__state = TASK_RUNNING;
+	idle->sched_class = &ft_idle_class;
+	idle->policy = SCHED_NORMAL;
+	idle->static_prio = idle->prio = idle->normal_prio = MAX_PRIO - 20;
+	idle->sched_task_group = &root_task_group;
+	idle->cgroups = &ft_css_set;
+	idle->on_cpu = 1;
+	cpumask_clear(&idle->cpus_mask);
+	cpumask_set_cpu(cpu, &idle->cpus_mask);
+	idle->cpus_ptr = &idle->cpus_mask;
+	idle->nr_cpus_allowed = 1;
+	__set_task_cpu(idle, cpu);
+	return idle;
+}
+
+static void init_rq(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	rq->cpu = cpu;
+	init_cfs_rq(&rq->cfs);
+	INIT_LIST_HEAD(&rq->leaf_cfs_rq_list);
+	rq->tmp_alone_branch = &rq->leaf_cfs_rq_list;
+	init_tg_cfs_entry(&root_task_group, &rq->cfs, NULL, cpu, NULL);
+	INIT_LIST_HEAD(&rq->cfs_tasks);
+	rq->rd = &ft_root_domain;
+	rq->sd = NULL;
+	rq->online = 1;
+	rq->cpu_capacity = SCHED_CAPACITY_SCALE;
+	rq->avg_idle = 2 * sysctl_sched_migration_cost;
+	rq->max_idle_balance_cost = sysctl_sched_migration_cost;
+	rq->next_balance = jiffies;
+	rq->curr = rq->idle = ft_m.idle[cpu];
+	fairtest_irq_flags[cpu] = X86_EFLAGS_IF;
+	per_cpu(pcpu_hot.current_task, cpu) = rq->idle;
+	per_cpu(pcpu_hot.cpu_number, cpu) = cpu;
+}
+
+int ft_boot(int nr_cpus)
+{
+	int err;
+
+	if (nr_cpus < 1 || nr_cpus > NR_CPUS || nr_cpus > FT_MAX_CPUS)
+		return -EINVAL;
+	if (ft_m.booted)
+		ft_shutdown();
+	memset(&ft_m, 0, sizeof(ft_m));
+	ft_m.nr_cpus = nr_cpus;
+	sysctl_sched_features = ft_default_features();
+	jiffies = INITIAL_JIFFIES;
+
+	nr_cpu_ids = nr_cpus;
+	cpumask_clear(&__cpu_possible_mask);
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		cpumask_set_cpu(cpu, &__cpu_possible_mask);
+	cpumask_copy(&__cpu_present_mask, &__cpu_possible_mask);
+	cpumask_copy(&__cpu_online_mask, &__cpu_possible_mask);
+	cpumask_copy(&__cpu_active_mask, &__cpu_possible_mask);
+	cpumask_copy(&__cpu_enabled_mask, &__cpu_possible_mask);
+	atomic_set(&__num_online_cpus, nr_cpus);
+
+	err = alloc_cpu_areas(nr_cpus);
+	if (err)
+		return err;
+	ft_switch_cpu(0);
+
+	memset(&root_task_group, 0, sizeof(root_task_group));
+	memset(&ft_root_domain, 0, sizeof(ft_root_domain));
+	cpumask_copy(ft_root_domain.span, &__cpu_possible_mask);
+	cpumask_copy(ft_root_domain.online, &__cpu_possible_mask);
+	root_task_group.se = ft_host_zalloc(nr_cpus * sizeof(void *));
+	root_task_group.cfs_rq = ft_host_zalloc(nr_cpus * sizeof(void *));
+	if (!root_task_group.se || !root_task_group.cfs_rq)
+		return -ENOMEM;
+	root_task_group.shares = ROOT_TASK_GROUP_LOAD;
+	INIT_LIST_HEAD(&task_groups);
+	list_add(&root_task_group.list, &task_groups);
+	INIT_LIST_HEAD(&root_task_group.children);
+	INIT_LIST_HEAD(&root_task_group.siblings);
+	ft_m.groups[FT_ROOT_GROUP] = &root_task_group;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		ft_m.idle[cpu] = new_idle_task(cpu);
+		if (!ft_m.idle[cpu])
+			return -ENOMEM;
+		init_rq(cpu);
+		ft_m.next_tick[cpu] = TICK_NSEC;
+	}
+	init_sched_fair_class();
+	ft_m.booted = true;
+	return 0;
+}
+
+void ft_shutdown(void)
+{
+	if (!ft_m.booted)
+		return;
+	for (int id = 1; id < FT_MAX_TASKS; id++)
+		if (ft_m.tasks[id].p)
+			ft_host_free(ft_m.tasks[id].p);
+	for (int g = 1; g < FT_MAX_GROUPS; g++) {
+		if (!ft_m.groups[g])
+			continue;
+		free_fair_sched_group(ft_m.groups[g]);
+		ft_host_free(ft_m.groups[g]);
+	}
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+		ft_host_free(ft_m.idle[cpu]);
+		ft_host_free(ft_m.cpu_area[cpu]);
+	}
+	ft_host_free(root_task_group.se);
+	ft_host_free(root_task_group.cfs_rq);
+	ft_m.booted = false;
+}
+
+int ft_nr_cpus(void)
+{
+	return ft_m.nr_cpus;
+}
+
+u64 ft_tick_nsec(void)
+{
+	return TICK_NSEC;
+}
+
+u64 ft_base_slice(void)
+{
+	return sysctl_sched_base_slice;
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core-scheduler steps fair.c calls back into (activate_task,
+ * resched_curr, set_task_cpu, update_rq_clock, the rq lock) and the ones
+ * the driver composes operations from (__schedule, select_task_rq). Each
+ * follows kernel/sched/core.c's protocol: same locks, same clock-update
+ * flags, same class callbacks in the same order, minus what has no meaning
+ * here (psi, uclamp, sched_info, core scheduling, tracing).
+ */
+#include "driver.h"
+
+/* No RT or deadline tasks exist; fair.c only compares against these. */
+const struct sched_class rt_sched_class;
+const struct sched_class dl_sched_class;
+
+void raw_spin_rq_lock_nested(struct rq *rq, int subclass)
+{
+	ft_spin_take(&rq->__lock, __builtin_return_address(0));
+}
+
+void raw_spin_rq_unlock(struct rq *rq)
+{
+	ft_spin_release(&rq->__lock, __builtin_return_address(0));
+}
+
+struct rq *task_rq_lock(struct task_struct *p, struct rq_flags *rf)
+{
+	struct rq *rq;
+
+	raw_spin_lock_irqsave(&p->pi_lock, rf->flags);
+	rq = task_rq(p);
+	raw_spin_rq_lock(rq);
+	rq_pin_lock(rq, rf);
+	return rq;
+}
+
+void update_rq_clock(struct rq *rq)
+{
+	s64 delta;
+
+	if (!raw_spin_is_locked(&rq->__lock))
+		ft_fault_here("clock update without rq lock",
+			      __builtin_return_address(0), "cpu %d", cpu_of(rq));
+	if (rq->clock_update_flags & RQCF_ACT_SKIP)
+		return;
+	if (sched_feat(WARN_DOUBLE_CLOCK))
+		SCHED_WARN_ON(rq->clock_update_flags & RQCF_UPDATED);
+	rq->clock_update_flags |= RQCF_UPDATED;
+
+	delta = sched_clock_cpu(cpu_of(rq)) - rq->clock;
+	if (delta < 0)
+		return;
+	rq->clock += delta;
+	rq->clock_task += delta;
+	update_rq_clock_pelt(rq, delta);
+}
+
+void resched_curr(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (!raw_spin_is_locked(&rq->__lock))
+		ft_fault_here("resched without rq lock",
+			      __builtin_return_address(0), "cpu %d", cpu_of(rq));
+	if (test_tsk_need_resched(curr))
+		return;
+	set_tsk_need_resched(curr);
+	ft_event(FT_EV_RESCHED);
+	ft_host_seam_called("resched_curr", cpu_of(rq));
+}
+
+void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (!(flags & ENQUEUE_NOCLOCK))
+		update_rq_clock(rq);
+	p->sched_class->enqueue_task(rq, p, flags);
+}
+
+/* false only for DEQUEUE_SLEEP that fair.c turned into a delayed dequeue */
+bool ft_dequeue_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (!(flags & DEQUEUE_NOCLOCK))
+		update_rq_clock(rq);
+	return p->sched_class->dequeue_task(rq, p, flags);
+}
+
+void activate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (task_on_rq_migrating(p))
+		flags |= ENQUEUE_MIGRATED;
+	ft_enqueue_task(rq, p, flags);
+	WRITE_ONCE(p->on_rq, TASK_ON_RQ_QUEUED);
+}
+
+void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
+{
+	SCHED_WARN_ON(flags & DEQUEUE_SLEEP);
+	WRITE_ONCE(p->on_rq, TASK_ON_RQ_MIGRATING);
+	ft_dequeue_task(rq, p, flags);
+}
+
+void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
+{
+	if (p->sched_class == rq->curr->sched_class)
+		rq->curr->sched_class->wakeup_preempt(rq, p, flags);
+	else if (rq->curr == rq->idle)
+		resched_curr(rq);
+	if (task_on_rq_queued(rq->curr) && test_tsk_need_resched(rq->curr))
+		rq_clock_skip_update(rq);
+}
+
+void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
+{
+	if (task_cpu(p) != new_cpu) {
+		if (p->sched_class->migrate_task_rq)
+			p->sched_class->migrate_task_rq(p, new_cpu);
+		p->se.nr_migrations++;
+		ft_event(FT_EV_MIGRATE);
+	}
+	__set_task_cpu(p, new_cpu);
+}
+
+void set_cpus_allowed_common(struct task_struct *p, struct affinity_context *ctx)
+{
+	cpumask_copy(&p->cpus_mask, ctx->new_mask);
+	p->nr_cpus_allowed = cpumask_weight(ctx->new_mask);
+}
+
+int idle_cpu(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return rq->curr == rq->idle && !rq->nr_running && !rq->ttwu_pending;
+}
+
+int available_idle_cpu(int cpu)
+{
+	return idle_cpu(cpu);
+}
+
+int ft_select_task_rq(struct task_struct *p, int cpu, int *wake_flags)
+{
+	if (p->nr_cpus_allowed > 1) {
+		cpu = p->sched_class->select_task_rq(p, cpu, *wake_flags);
+#ifdef FT_HAVE_RQ_SELECTED
+		*wake_flags |= WF_RQ_SELECTED;
+#endif
+	} else {
+		cpu = cpumask_any(p->cpus_ptr);
+	}
+	if (!cpumask_test_cpu(cpu, p->cpus_ptr) || !cpu_active(cpu))
+		cpu = cpumask_any_and(p->cpus_ptr, cpu_active_mask);
+	return cpu;
+}
+
+void ft_set_load_weight(struct task_struct *p, bool update_load)
+{
+	int prio = p->static_prio - MAX_RT_PRIO;
+	struct load_weight lw = {
+		.weight = scale_load(sched_prio_to_weight[prio]),
+		.inv_weight = sched_prio_to_wmult[prio],
+	};
+
+	if (update_load && p->sched_class->reweight_task)
+		p->sched_class->reweight_task(task_rq(p), p, &lw);
+	else
+		p->se.load = lw;
+}
+
+static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
+				     struct rq_flags *rf)
+{
+	struct task_struct *next;
+
+	do {
+		next = pick_next_task_fair(rq, prev, rf);
+	} while (next == RETRY_TASK);
+	if (!next) {
+		next = rq->idle;
+		put_prev_set_next_task(rq, prev, next);
+	}
+	return next;
+}
+
+/*
+ * __schedule() on @cpu: block prev if it is going to sleep (which fair.c
+ * may turn into a delayed dequeue), pick, switch. Runs "on" that CPU so
+ * current and smp_processor_id() are what fair.c expects.
+ */
+void ft_schedule_cpu(int cpu, bool preempt)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *prev, *next;
+	struct rq_flags rf;
+
+	ft_switch_cpu(cpu);
+	local_irq_disable();
+	rq_lock(rq, &rf);
+	rq->clock_update_flags <<= 1;
+	update_rq_clock(rq);
+	rq->clock_update_flags = RQCF_UPDATED;
+
+	prev = rq->curr;
+	if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
+		if (ft_dequeue_task(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK))
+			__block_task(rq, prev);
+		ft_event(FT_EV_SLEEP);
+	}
+	next = pick_next(rq, prev, &rf);
+	clear_tsk_need_resched(prev);
+
+	if (prev != next) {
+		rq->nr_switches++;
+		RCU_INIT_POINTER(rq->curr, next);
+		prev->on_cpu = 0;
+		next->on_cpu = 1;
+		this_cpu_write(pcpu_hot.current_task, next);
+		if (next != rq->idle)
+			ft_m.tasks[next->pid].switches_in++;
+		ft_event(FT_EV_SWITCH);
+	}
+	rq_unpin_lock(rq, &rf);
+	raw_spin_rq_unlock_irq(rq);
+
+	if (prev != next && READ_ONCE(prev->__state) == TASK_DEAD)
+		ft_task_dead(prev);
+}
+
+/* The preemption points: every CPU whose curr was asked to resched. */
+void ft_resched_pending(void)
+{
+	bool again;
+
+	do {
+		again = false;
+		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+			if (test_tsk_need_resched(cpu_rq(cpu)->curr)) {
+				ft_schedule_cpu(cpu, true);
+				again = true;
+			}
+		}
+	} while (again);
+}
+
+u64 ft_cpu_nr_switches(int cpu)
+{
+	return cpu >= 0 && cpu < ft_m.nr_cpus ? cpu_rq(cpu)->nr_switches : 0;
+}
+
+/* The idle class: what a CPU runs when fair.c has nothing. */
+static struct task_struct *ft_pick_task_idle(struct rq *rq)
+{
+	return rq->idle;
+}
+
+static void ft_put_prev_task_idle(struct rq *rq, struct task_struct *prev,
+			       struct task_struct *next)
+{
+}
+
+static void ft_set_next_task_idle(struct rq *rq, struct task_struct *next, bool first)
+{
+}
+
+static void ft_wakeup_preempt_idle(struct rq *rq, struct task_struct *p, int flags)
+{
+	resched_curr(rq);
+}
+
+static void ft_task_tick_idle(struct rq *rq, struct task_struct *curr, int queued)
+{
+}
+
+static void ft_update_curr_idle(struct rq *rq)
+{
+}
+
+const struct sched_class ft_idle_class = {
+	.pick_task = ft_pick_task_idle,
+	.put_prev_task = ft_put_prev_task_idle,
+	.set_next_task = ft_set_next_task_idle,
+	.wakeup_preempt = ft_wakeup_preempt_idle,
+	.task_tick = ft_task_tick_idle,
+	.update_curr = ft_update_curr_idle,
+};

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to the driver, our mini core.c: the state of the fake machine
+ * and the core-scheduler steps the bridge operations are built from. Each
+ * step follows the call protocol of kernel/sched/core.c (which locks, which
+ * clock updates, which class callbacks in which order), because fair.c
+ * asserts that protocol and the tests must see what the kernel would.
+ */
+#ifndef FAIRTEST_DRIVER_H
+#define FAIRTEST_DRIVER_H
+
+#include "../ksched.h"
+#include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
+#include "../seams/seam.h"
+
+#define FT_MAX_TASKS	1024
+#define FT_MAX_GROUPS	64
+
+/* Per task: what the event loop does with it. */
+struct ft_task {
+	struct task_struct *p;
+	u64 run_ns, sleep_ns;	/* behaviour; 0 = always runnable */
+	u64 run_until_exec;	/* sleeps when sum_exec_runtime reaches this */
+	u64 wake_at;		/* 0 = not sleeping on a timer */
+	unsigned long switches_in;
+};
+
+struct ft_machine {
+	int nr_cpus;
+	u64 now;
+	u64 next_tick[NR_CPUS];
+	u64 busy_ns[NR_CPUS];
+	void *cpu_area[NR_CPUS];
+	struct task_struct *idle[NR_CPUS];
+	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
+	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
+	u64 events[FT_EV_NR];
+	bool booted;
+};
+extern struct ft_machine ft_m;
+
+static inline struct task_struct *ft_task_of(int id)
+{
+	if (!ft_m.booted || id <= 0 || id >= FT_MAX_TASKS)
+		return NULL;
+	return ft_m.tasks[id].p;
+}
+
+static inline struct task_group *ft_group_of(int id)
+{
+	if (!ft_m.booted || id < 0 || id >= FT_MAX_GROUPS)
+		return NULL;
+	return ft_m.groups[id];
+}
+
+int ft_group_id(struct task_group *tg);
+void ft_event(enum ft_event_kind kind);
+
+/* core.c: the protocol steps. */
+void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags);
+bool ft_dequeue_task(struct rq *rq, struct task_struct *p, int flags);
+void ft_schedule_cpu(int cpu, bool preempt);
+void ft_resched_pending(void);
+void ft_set_load_weight(struct task_struct *p, bool update_load);
+int ft_select_task_rq(struct task_struct *p, int cpu, int *wake_flags);
+void ft_task_dead(struct task_struct *p);
+
+/* clock.c */
+u64 ft_clock_now(void);
+void ft_clock_advance_to(u64 t);
+
+/* boot.c */
+unsigned int ft_default_features(void);
+extern const struct sched_class ft_idle_class;
+
+#endif /* FAIRTEST_DRIVER_H */

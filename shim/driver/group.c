@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task groups, as the cpu cgroup controller creates them
+ * (sched_create_group + sched_online_group) and tears them down; the
+ * per-CPU entities and cfs_rqs are fair.c's own (alloc_fair_sched_group).
+ */
+#include "driver.h"
+
+int ft_group_id(struct task_group *tg)
+{
+	for (int g = 0; g < FT_MAX_GROUPS; g++)
+		if (ft_m.groups[g] == tg)
+			return g;
+	return -1;
+}
+
+int ft_group_create(int parent_id)
+{
+	struct task_group *parent = ft_group_of(parent_id);
+	struct task_group *tg;
+	int g;
+
+	if (!parent)
+		return -EINVAL;
+	for (g = 1; g < FT_MAX_GROUPS && ft_m.groups[g]; g++)
+		;
+	if (g == FT_MAX_GROUPS)
+		return -ENOSPC;
+	tg = ft_host_zalloc(sizeof(*tg));
+	if (!tg)
+		return -ENOMEM;
+	if (!alloc_fair_sched_group(tg, parent)) {
+		free_fair_sched_group(tg);
+		ft_host_free(tg);
+		return -ENOMEM;
+	}
+	tg->parent = parent;
+	INIT_LIST_HEAD(&tg->children);
+	list_add_tail(&tg->siblings, &parent->children);
+	list_add_tail(&tg->list, &task_groups);
+	online_fair_sched_group(tg);
+	ft_m.groups[g] = tg;
+	return g;
+}
+
+int ft_group_set_shares(int group, unsigned long shares)
+{
+	struct task_group *tg = ft_group_of(group);
+
+	if (!tg || tg == &root_task_group)
+		return -EINVAL;
+	return sched_group_set_shares(tg, scale_load(shares));
+}
+
+int ft_group_destroy(int group)
+{
+	struct task_group *tg = ft_group_of(group);
+
+	if (!tg || tg == &root_task_group)
+		return -EINVAL;
+	for (int id = 1; id < FT_MAX_TASKS; id++)
+		if (ft_m.tasks[id].p && ft_m.tasks[id].p->sched_task_group == tg)
+			return -EBUSY;
+	if (!list_empty(&tg->children))
+		return -EBUSY;
+	unregister_fair_sched_group(tg);
+	list_del(&tg->list);
+	list_del(&tg->siblings);
+	free_fair_sched_group(tg);
+	ft_host_free(tg);
+	ft_m.groups[group] = NULL;
+	return 0;
+}

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task life cycle for the bridge: fork (sched_fork + wake_up_new_task),
+ * wake-up (try_to_wake_up), sleep, exit, and the attribute changes that
+ * core.c performs with the task dequeued and put (nice, custom slice,
+ * group move), each under task_rq_lock with one clock update.
+ */
+#include "driver.h"
+
+static struct rq *lock_task(struct task_struct *p, struct rq_flags *rf)
+{
+	struct rq *rq = task_rq(p);
+
+	ft_switch_cpu(cpu_of(rq));
+	rq = task_rq_lock(p, rf);
+	update_rq_clock(rq);
+	return rq;
+}
+
+static void unlock_task(struct rq *rq, struct task_struct *p, struct rq_flags *rf)
+{
+	task_rq_unlock(rq, p, rf);
+	ft_resched_pending();
+}
+
+static u64 clamp_custom_slice(u64 slice_ns)
+{
+	return clamp_t(u64, slice_ns, NSEC_PER_MSEC / 10, NSEC_PER_MSEC * 100);
+}
+
+static void set_slice(struct task_struct *p, u64 slice_ns)
+{
+	p->se.custom_slice = slice_ns != 0;
+	p->se.slice = slice_ns ? clamp_custom_slice(slice_ns) : sysctl_sched_base_slice;
+}
+
+int ft_task_fork(const struct ft_task_attr *attr)
+{
+	struct ft_task_attr dflt = FT_TASK_ATTR_DEFAULT;
+	struct task_group *tg;
+	struct task_struct *p;
+	struct rq_flags rf;
+	struct rq *rq;
+	int id, cpu, wake_flags = WF_FORK;
+
+	if (!ft_m.booted)
+		return -ENODEV;
+	attr = attr ?: &dflt;
+	cpu = attr->cpu < 0 ? 0 : attr->cpu;
+	tg = ft_group_of(attr->group);
+	if (!tg || cpu >= ft_m.nr_cpus || attr->nice < MIN_NICE || attr->nice > MAX_NICE)
+		return -EINVAL;
+	for (id = 1; id < FT_MAX_TASKS && ft_m.tasks[id].p; id++)
+		;
+	if (id == FT_MAX_TASKS)
+		return -EAGAIN;
+	p = ft_host_zalloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+
+	/* sched_fork() */
+	p->pid = id;
+	p->__state = TASK_NEW;
+	p->sched_class = &fair_sched_class;
+	p->policy = SCHED_NORMAL;
+	p->static_prio = NICE_TO_PRIO(attr->nice);
+	p->prio = p->normal_prio = p->static_prio;
+	p->sched_task_group = tg;
+	p->cgroups = cpu_rq(0)->idle->cgroups;
+	cpumask_copy(&p->cpus_mask, cpu_possible_mask);
+	p->cpus_ptr = &p->cpus_mask;
+	p->nr_cpus_allowed = ft_m.nr_cpus;
+	INIT_LIST_HEAD(&p->se.group_node);
+	set_slice(p, attr->slice_ns);
+	ft_set_load_weight(p, false);
+	init_entity_runnable_average(&p->se);
+
+	ft_m.tasks[id] = (struct ft_task){ .p = p, .run_ns = attr->run_ns,
+					    .sleep_ns = attr->sleep_ns };
+	if (attr->run_ns)
+		ft_m.tasks[id].run_until_exec = attr->run_ns;
+
+	/* sched_cgroup_fork(): the parent runs on @cpu */
+	ft_switch_cpu(cpu);
+	__set_task_cpu(p, cpu);
+	p->sched_class->task_fork(p);
+
+	/* wake_up_new_task() */
+	WRITE_ONCE(p->__state, TASK_RUNNING);
+	__set_task_cpu(p, ft_select_task_rq(p, task_cpu(p), &wake_flags));
+	rq = lock_task(p, &rf);
+	post_init_entity_util_avg(p);
+	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
+	wakeup_preempt(rq, p, wake_flags);
+	unlock_task(rq, p, &rf);
+	return id;
+}
+
+int ft_task_wake(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+	int cpu, wake_flags = WF_TTWU;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (!p)
+		return -ESRCH;
+	if (READ_ONCE(p->__state) == TASK_RUNNING)
+		return -EALREADY;
+	ft_m.tasks[id].wake_at = 0;
+	ft_event(FT_EV_WAKE);
+
+	/* Still queued: a delayed dequeue is undone (ttwu_runnable). */
+	if (task_on_rq_queued(p)) {
+		rq = lock_task(p, &rf);
+#ifdef FT_HAVE_DELAYED_DEQUEUE
+		if (p->se.sched_delayed)
+			ft_enqueue_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED);
+#endif
+		if (!task_on_cpu(rq, p))
+			wakeup_preempt(rq, p, wake_flags);
+		WRITE_ONCE(p->__state, TASK_RUNNING);
+		unlock_task(rq, p, &rf);
+		return 0;
+	}
+
+	WRITE_ONCE(p->__state, TASK_WAKING);
+	ft_switch_cpu(task_cpu(p));
+	cpu = ft_select_task_rq(p, p->wake_cpu, &wake_flags);
+	if (task_cpu(p) != cpu) {
+		wake_flags |= WF_MIGRATED;
+		set_task_cpu(p, cpu);
+	}
+	rq = lock_task(p, &rf);
+	activate_task(rq, p, ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK |
+#ifdef FT_HAVE_RQ_SELECTED
+		      (wake_flags & WF_RQ_SELECTED ? ENQUEUE_RQ_SELECTED : 0) |
+#endif
+		      (wake_flags & WF_MIGRATED ? ENQUEUE_MIGRATED : 0));
+	wakeup_preempt(rq, p, wake_flags);
+	WRITE_ONCE(p->__state, TASK_RUNNING);
+	unlock_task(rq, p, &rf);
+	return 0;
+}
+
+static int block_running(int id, unsigned int state)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	if (!p)
+		return -ESRCH;
+	if (!task_current(task_rq(p), p))
+		return -EBUSY;
+	WRITE_ONCE(p->__state, state);
+	ft_schedule_cpu(task_cpu(p), false);
+	ft_resched_pending();
+	return 0;
+}
+
+int ft_task_sleep(int id)
+{
+	return block_running(id, TASK_INTERRUPTIBLE);
+}
+
+/* After the switch away from a dead task (finish_task_switch()). */
+void ft_task_dead(struct task_struct *p)
+{
+	int id = p->pid;
+
+#ifdef FT_HAVE_TASK_DEAD_FAIR
+	p->sched_class->task_dead(p);
+#endif
+	ft_m.tasks[id] = (struct ft_task){};
+	ft_host_free(p);
+}
+
+int ft_task_exit(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	if (!p)
+		return -ESRCH;
+	if (task_current(task_rq(p), p))
+		return block_running(id, TASK_DEAD);
+	if (READ_ONCE(p->__state) == TASK_RUNNING)
+		return -EBUSY;	/* runnable tasks exit by running first */
+	WRITE_ONCE(p->__state, TASK_DEAD);
+	ft_task_dead(p);
+	return 0;
+}
+
+/*
+ * The dequeue/put ... enqueue/set_next bracket core.c wraps around every
+ * attribute change of a task that may be queued or running.
+ */
+struct change_ctx {
+	struct rq *rq;
+	struct rq_flags rf;
+	bool queued, running;
+	int flags;
+};
+
+static void change_begin(struct task_struct *p, struct change_ctx *c, int flags)
+{
+	c->rq = lock_task(p, &c->rf);
+	c->flags = flags;
+	c->queued = task_on_rq_queued(p);
+	c->running = task_current(c->rq, p);
+	if (c->queued)
+		ft_dequeue_task(c->rq, p, flags | DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+	if (c->running)
+		put_prev_task(c->rq, p);
+}
+
+static void change_end(struct task_struct *p, struct change_ctx *c)
+{
+	if (c->queued)
+		ft_enqueue_task(c->rq, p, c->flags | ENQUEUE_RESTORE | ENQUEUE_NOCLOCK);
+	if (c->running)
+		set_next_task(c->rq, p);
+}
+
+int ft_task_set_nice(int id, int nice)
+{
+	struct task_struct *p = ft_task_of(id);
+	struct change_ctx c;
+	int old_prio;
+
+	if (!p)
+		return -ESRCH;
+	if (nice < MIN_NICE || nice > MAX_NICE)
+		return -EINVAL;
+	change_begin(p, &c, 0);
+	p->static_prio = NICE_TO_PRIO(nice);
+	ft_set_load_weight(p, true);
+	old_prio = p->prio;
+	p->prio = p->normal_prio = p->static_prio;
+	change_end(p, &c);
+	p->sched_class->prio_changed(c.rq, p, old_prio);
+	unlock_task(c.rq, p, &c.rf);
+	return 0;
+}
+
+/* sched_setattr() with SCHED_NORMAL and sched_runtime = @slice_ns. */
+int ft_task_set_slice(int id, u64 slice_ns)
+{
+	struct task_struct *p = ft_task_of(id);
+	struct change_ctx c;
+
+	if (!p)
+		return -ESRCH;
+	change_begin(p, &c, DEQUEUE_MOVE);
+	set_slice(p, slice_ns);
+	ft_set_load_weight(p, true);
+	change_end(p, &c);
+	p->sched_class->prio_changed(c.rq, p, p->prio);
+	unlock_task(c.rq, p, &c.rf);
+	return 0;
+}
+
+int ft_task_set_group(int id, int group)
+{
+	struct task_struct *p = ft_task_of(id);
+	struct task_group *tg = ft_group_of(group);
+	struct change_ctx c;
+
+	if (!p)
+		return -ESRCH;
+	if (!tg)
+		return -EINVAL;
+	change_begin(p, &c, DEQUEUE_MOVE);
+	p->sched_task_group = tg;
+	if (p->sched_class->task_change_group)
+		p->sched_class->task_change_group(p);
+	else
+		set_task_rq(p, task_cpu(p));
+	change_end(p, &c);
+	if (c.running)
+		resched_curr(c.rq);
+	unlock_task(c.rq, p, &c.rf);
+	return 0;
+}
+
+int ft_task_yield(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (!p)
+		return -ESRCH;
+	if (!task_current(task_rq(p), p))
+		return -EBUSY;
+	/* do_sched_yield(): yield_task() updates the clock itself. */
+	ft_switch_cpu(task_cpu(p));
+	rq = task_rq_lock(p, &rf);
+	p->sched_class->yield_task(rq);
+	task_rq_unlock(rq, p, &rf);
+	ft_schedule_cpu(task_cpu(p), true);
+	ft_resched_pending();
+	return 0;
+}
+
+/* What the load balancer does to a queued task (detach, attach). */
+int ft_task_migrate(int id, int cpu)
+{
+	struct task_struct *p = ft_task_of(id);
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (!p)
+		return -ESRCH;
+	if (cpu < 0 || cpu >= ft_m.nr_cpus)
+		return -EINVAL;
+	if (task_cpu(p) == cpu)
+		return 0;
+	if (task_current(task_rq(p), p))
+		return -EBUSY;	/* the running task is moved by a stopper */
+	if (!task_on_rq_queued(p)) {
+		set_task_cpu(p, cpu);
+		return 0;
+	}
+	rq = lock_task(p, &rf);
+	deactivate_task(rq, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(p, cpu);
+	task_rq_unlock(rq, p, &rf);
+
+	rq = lock_task(p, &rf);
+	activate_task(rq, p, ENQUEUE_NOCLOCK);
+	wakeup_preempt(rq, p, 0);
+	unlock_task(rq, p, &rf);
+	return 0;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The bridge: the only header both worlds include. Kernel-side code (fair.c,
+ * the seams, the driver) is built with the kernel's command line and never
+ * sees libc; user-side code (runner, tests, host glue) never sees kernel
+ * headers. They meet here, in plain C: ints, 64-bit integers, task ids and
+ * small structs. Functions named ft_* are implemented on the kernel side;
+ * ft_host_* on the user side (shim/host.c).
+ */
+#ifndef FAIRTEST_H
+#define FAIRTEST_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#endif
+
+typedef unsigned long long ft_u64;
+typedef long long ft_s64;
+
+#define FT_MAX_CPUS	64
+#define FT_ROOT_GROUP	0
+
+/* ---- the fake machine ---- */
+int ft_boot(int nr_cpus);	/* 0, or -errno; a fresh machine each call */
+void ft_shutdown(void);		/* frees every task, group and CPU area */
+int ft_nr_cpus(void);
+ft_u64 ft_now(void);		/* virtual nanoseconds since boot */
+ft_u64 ft_tick_nsec(void);	/* TICK_NSEC of the tree's config */
+ft_u64 ft_base_slice(void);	/* sysctl_sched_base_slice */
+
+/* ---- tasks: ids are small positive ints, 0 is "the idle task" ---- */
+struct ft_task_attr {
+	int nice;
+	ft_u64 slice_ns;	/* sched_attr.sched_runtime; 0 = base slice */
+	int group;		/* task group id, FT_ROOT_GROUP by default */
+	int cpu;		/* CPU to fork on; -1 = CPU 0 */
+	/* Behaviour in the event loop: 0/0 = always runnable. */
+	ft_u64 run_ns;		/* run this long, then sleep */
+	ft_u64 sleep_ns;	/* sleep this long, then wake */
+};
+#define FT_TASK_ATTR_DEFAULT { .cpu = -1 }
+
+int ft_task_fork(const struct ft_task_attr *attr);	/* id, or -errno */
+int ft_task_wake(int id);		/* wake a sleeping task */
+int ft_task_sleep(int id);		/* a running task blocks */
+int ft_task_exit(int id);		/* a running or sleeping task exits */
+int ft_task_set_nice(int id, int nice);
+int ft_task_set_slice(int id, ft_u64 slice_ns);	/* sched_setattr runtime */
+int ft_task_yield(int id);		/* sched_yield() by a running task */
+int ft_task_migrate(int id, int cpu);	/* move to another CPU */
+int ft_task_set_group(int id, int group);
+
+int ft_group_create(int parent);	/* id > 0, or -errno */
+int ft_group_set_shares(int group, unsigned long shares);
+int ft_group_destroy(int group);
+
+/* ---- driving time ---- */
+int ft_tick(int cpu);		/* one scheduler tick, then resched if asked */
+int ft_schedule(int cpu);	/* __schedule() on that CPU now */
+int ft_run_for(ft_u64 ns);	/* the event loop: ticks, behaviours, wake-ups */
+
+/* ---- observing ---- */
+struct ft_task_info {
+	int id, cpu;
+	bool on_rq, running, sched_delayed, sleeping;
+	int nice;
+	unsigned long weight;	/* se.load.weight, unscaled */
+	ft_u64 exec_ns;		/* se.sum_exec_runtime */
+	ft_s64 vruntime, deadline, vlag;
+	ft_u64 slice;
+	bool custom_slice;
+	int group;
+	unsigned long nr_switches_in;	/* times it became curr */
+};
+int ft_task_info(int id, struct ft_task_info *info);
+int ft_curr(int cpu);		/* task id running on cpu; 0 = idle */
+
+struct ft_cfs_info {
+	unsigned int nr_queued;		/* cfs_rq->nr_running */
+	unsigned int h_nr_queued;
+	unsigned long load;		/* cfs_rq->load.weight, unscaled */
+	ft_s64 avg_vruntime;		/* the sum field, not V */
+	ft_u64 avg_load;
+	ft_s64 zero_vruntime;		/* or min_vruntime on older trees */
+	int curr_entity;		/* index in ft_entity list, -1 none */
+};
+/* The cfs_rq of a group on a CPU (FT_ROOT_GROUP: the CPU's root cfs_rq). */
+int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info);
+
+/* One scheduling entity of a cfs_rq, for brute-force oracles. */
+struct ft_entity {
+	int task;		/* task id, or 0 for a group entity */
+	int group;		/* group the entity represents, if any */
+	bool curr, on_rq, in_tree;
+	unsigned long weight;	/* scaled load weight, as fair.c uses it */
+	ft_s64 vruntime, deadline;
+};
+/* Fills up to max entities of the cfs_rq (tree order, then curr). */
+int ft_cfs_entities(int cpu, int group, struct ft_entity *out, int max);
+
+/* Exact V of a cfs_rq as fair.c computes it (avg_vruntime()). */
+ft_s64 ft_cfs_avg_vruntime(int cpu, int group);
+
+/* Capacity of a CPU, 1..1024 (0 = back to full): asymmetric machines. */
+int ft_set_cpu_capacity(int cpu, unsigned long capacity);
+
+ft_u64 ft_cpu_busy_ns(int cpu);	/* time a non-idle task was curr */
+ft_u64 ft_cpu_nr_switches(int cpu);
+
+/* ---- events and failures the driver records ---- */
+enum ft_event_kind {
+	FT_EV_SWITCH, FT_EV_RESCHED, FT_EV_MIGRATE, FT_EV_WAKE, FT_EV_SLEEP,
+	FT_EV_WARN, FT_EV_NR
+};
+ft_u64 ft_event_count(enum ft_event_kind kind);
+void ft_events_reset(void);
+
+/* Rule breaks noticed by the kernel (WARN) or the shim (locking, clock). */
+struct ft_fault {
+	const char *what;	/* "WARN", "lock taken twice", ... */
+	const char *file;
+	int line;
+	void *caller;		/* return address when file is unknown */
+	char msg[160];
+};
+int ft_fault_count(void);
+const struct ft_fault *ft_fault_get(int i);
+void ft_fault_reset(void);
+
+/* Counted no-op seams: how often fair.c called a seam we do nothing in. */
+unsigned long ft_seam_hits(const char *symbol);
+
+/* Feature bits by name (sched_feat()); -ENOENT if the tree lacks it. */
+int ft_feature_get(const char *name);
+int ft_feature_set(const char *name, bool on);
+
+/* ---- user-side services the kernel side calls (shim/host.c) ---- */
+void *ft_host_zalloc(unsigned long size);
+void ft_host_free(void *p);
+void ft_host_log(const char *msg);
+/* printf-style formatting done by libc (kernel %p extensions print as %p). */
+int ft_host_vformat(char *buf, unsigned long size, const char *fmt,
+		    __builtin_va_list args);
+void __attribute__((noreturn)) ft_host_abort(const char *msg);
+/* A rule break: recorded; the runner fails the running test with it. */
+void ft_host_fault(const struct ft_fault *fault);
+/* Hook for cmocka mocks of seam calls (resched_curr). */
+void ft_host_seam_called(const char *symbol, int cpu);
+
+#endif /* FAIRTEST_H */

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user-side services the kernel side calls through shim/fairtest.h:
+ * memory, formatting, logging, aborting, and the record of rule breaks
+ * (WARNs, lock and clock faults) that fails the running test. The only
+ * place where kernel-side code reaches libc.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fairtest.h"
+
+#define MAX_FAULTS	32
+
+static struct ft_fault faults[MAX_FAULTS];
+static int nr_faults;
+
+void *ft_host_zalloc(unsigned long size)
+{
+	return calloc(1, size);
+}
+
+void ft_host_free(void *p)
+{
+	free(p);
+}
+
+int ft_host_vformat(char *buf, unsigned long size, const char *fmt, va_list args)
+{
+	return vsnprintf(buf, size, fmt, args);
+}
+
+void ft_host_log(const char *msg)
+{
+	fprintf(stderr, "kernel: %s%s", msg,
+		*msg && msg[strlen(msg) - 1] == '\n' ? "" : "\n");
+}
+
+void ft_host_abort(const char *msg)
+{
+	fprintf(stderr, "fairtest: kernel side aborted: %s\n", msg);
+	fflush(NULL);
+	abort();
+}
+
+void ft_host_fault(const struct ft_fault *fault)
+{
+	if (nr_faults < MAX_FAULTS)
+		faults[nr_faults] = *fault;
+	nr_faults++;
+}
+
+int ft_fault_count(void)
+{
+	return nr_faults;
+}
+
+const struct ft_fault *ft_fault_get(int i)
+{
+	return i >= 0 && i < nr_faults && i < MAX_FAULTS ? &faults[i] : NULL;
+}
+
+void ft_fault_reset(void)
+{
+	nr_faults = 0;
+}
+
+/* Unmocked by default: tests that expect seam calls install their own. */
+void __attribute__((weak)) ft_host_seam_called(const char *symbol, int cpu)
+{
+}

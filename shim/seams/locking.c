@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seams owned by kernel/locking. The engine is single-threaded, so a lock
+ * that is already held when taken can never be released: in the kernel that
+ * is a self-deadlock, here it is reported as a rule break with the caller,
+ * and so is releasing a lock nobody holds. The lock word of the real
+ * spinlock type records the state, so any lock fair.c embeds just works.
+ */
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include "seam.h"
+
+static void take(atomic_t *word, void *caller)
+{
+	if (atomic_read(word))
+		ft_fault_here("lock taken twice", caller, "lock %px already held", word);
+	atomic_set(word, 1);
+}
+
+static void release(atomic_t *word, void *caller)
+{
+	if (!atomic_read(word))
+		ft_fault_here("lock released unheld", caller, "lock %px not held", word);
+	atomic_set(word, 0);
+}
+
+void ft_spin_take(raw_spinlock_t *lock, void *caller)
+{
+	take(&lock->raw_lock.val, caller);
+}
+
+void ft_spin_release(raw_spinlock_t *lock, void *caller)
+{
+	release(&lock->raw_lock.val, caller);
+}
+
+void __lockfunc _raw_spin_lock(raw_spinlock_t *lock)
+{
+	ft_spin_take(lock, __builtin_return_address(0));
+}
+
+unsigned long __lockfunc _raw_spin_lock_irqsave(raw_spinlock_t *lock)
+{
+	unsigned long flags = arch_local_irq_save();
+
+	ft_spin_take(lock, __builtin_return_address(0));
+	return flags;
+}
+
+void __lockfunc _raw_spin_unlock_irqrestore(raw_spinlock_t *lock,
+					    unsigned long flags)
+{
+	ft_spin_release(lock, __builtin_return_address(0));
+	arch_local_irq_restore(flags);
+}
+
+/* Group shares changes hold shares_mutex; same self-deadlock rule. */
+void mutex_lock(struct mutex *lock)
+{
+	if (atomic_long_read(&lock->owner))
+		ft_fault_here("lock taken twice", __builtin_return_address(0),
+			      "mutex %px already held", lock);
+	atomic_long_set(&lock->owner, 1);
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	if (!atomic_long_read(&lock->owner))
+		ft_fault_here("lock released unheld", __builtin_return_address(0),
+			      "mutex %px not held", lock);
+	atomic_long_set(&lock->owner, 0);
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seams owned by subsystems fair.c only touches in passing: softirq,
+ * stop_machine, kthread, sysctl, cgroup accounting, printk, prandom.
+ * Counted no-ops, except where a value must be returned (fakes) or where
+ * reaching the seam means work the harness does not model (aborts).
+ */
+#include <linux/interrupt.h>
+#include <linux/stop_machine.h>
+#include <linux/kthread.h>
+#include <linux/sysctl.h>
+#include <linux/cgroup.h>
+#include <linux/printk.h>
+#include <linux/prandom.h>
+#include "seam.h"
+
+void open_softirq(int nr, void (*action)(void))
+{
+	SEAM_NOOP();
+}
+
+/* SCHED_SOFTIRQ is load balancing: no domains, nothing to run. */
+void raise_softirq(unsigned int nr)
+{
+	SEAM_NOOP();
+}
+
+bool stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
+			 struct cpu_stop_work *work_buf)
+{
+	SEAM_ABORT();
+}
+
+bool kthread_is_per_cpu(struct task_struct *p)
+{
+	return false;
+}
+
+void __register_sysctl_init(const char *path, struct ctl_table *table,
+			    const char *table_name, size_t table_size)
+{
+	SEAM_NOOP();
+}
+
+void __cgroup_account_cputime(struct cgroup *cgrp, u64 delta_exec)
+{
+	SEAM_NOOP();
+}
+
+/* printk output is the kernel talking; keep it, prefixed, on the log. */
+asmlinkage __visible int _printk(const char *fmt, ...)
+{
+	char buf[256];
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = ft_host_vformat(buf, sizeof(buf), printk_skip_level(fmt), args);
+	va_end(args);
+	ft_host_log(buf);
+	return n;
+}
+
+/* fair.c draws for NUMA scan jitter only; keep it deterministic. */
+u32 prandom_u32_state(struct rnd_state *state)
+{
+	state->s1 = state->s1 * 1103515245u + 12345u;
+	return state->s1;
+}

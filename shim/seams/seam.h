@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel-side helpers for seams: the definitions fair.c links against in
+ * place of the rest of the kernel. Each seam is one of three kinds, and
+ * shim/seams.manifest says which:
+ *   fake  - does the real job in a simpler way (slab on malloc, a clock);
+ *   noop  - nothing to do in a single-process machine, but the call is
+ *           counted (SEAM_NOOP) so a test can see that fair.c made it;
+ *   abort - must not be reached with our configs (SEAM_ABORT): reaching it
+ *           means the shim is missing behaviour a test now depends on.
+ */
+#ifndef FAIRTEST_SEAM_H
+#define FAIRTEST_SEAM_H
+
+#include <linux/compiler.h>
+#include "../fairtest.h"
+
+struct ft_seam_counter {
+	const char *symbol;
+	unsigned long hits;
+};
+
+#define SEAM_NOOP()							\
+	do {								\
+		static struct ft_seam_counter __ft_counter		\
+			__section("fairtest_seam_counters") __used	\
+			__aligned(sizeof(long)) = { .symbol = __func__ };	\
+		__ft_counter.hits++;					\
+	} while (0)
+
+void __noreturn ft_seam_abort(const char *symbol, const char *file, int line);
+#define SEAM_ABORT()	ft_seam_abort(__func__, __FILE__, __LINE__)
+
+/* Lock bookkeeping shared by spinlocks and the rq lock (seams/locking.c). */
+struct raw_spinlock;
+void ft_spin_take(struct raw_spinlock *lock, void *caller);
+void ft_spin_release(struct raw_spinlock *lock, void *caller);
+
+/* Rule breaks found by the shim itself (locking, clock), with the caller. */
+void ft_fault_here(const char *what, void *caller, const char *fmt, ...);
+
+/* The fake CPU the harness is executing as (see asm/percpu.h override). */
+extern int fairtest_cpu;
+void ft_switch_cpu(int cpu);
+
+#endif /* FAIRTEST_SEAM_H */

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seams owned by kernel/cpu.c, mm/percpu.c and arch/x86's SMP boot: the
+ * CPU masks, the per-CPU area offsets and the per-CPU "hot" block where
+ * x86 keeps current and the CPU number. Fakes: the driver fills them at
+ * ft_boot() for the number of fake CPUs asked for.
+ */
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/topology.h>
+#include <asm/current.h>
+#include <asm/smp.h>
+#include "seam.h"
+
+struct cpumask __cpu_possible_mask;
+struct cpumask __cpu_online_mask;
+struct cpumask __cpu_present_mask;
+struct cpumask __cpu_active_mask;
+struct cpumask __cpu_enabled_mask;
+struct cpumask __cpu_dying_mask;
+atomic_t __num_online_cpus;
+unsigned int nr_cpu_ids = 1;
+
+unsigned long __per_cpu_offset[NR_CPUS];
+DEFINE_PER_CPU_ALIGNED(struct pcpu_hot, pcpu_hot);
+DEFINE_PER_CPU_READ_MOSTLY(cpumask_var_t, cpu_sibling_map);
+
+/* Where the asm/percpu.h override points every this_cpu access. */
+unsigned long fairtest_cpu_offset;
+int fairtest_cpu;
+unsigned long fairtest_irq_flags[NR_CPUS];
+
+void ft_switch_cpu(int cpu)
+{
+	fairtest_cpu = cpu;
+	fairtest_cpu_offset = __per_cpu_offset[cpu];
+}

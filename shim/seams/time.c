@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seams owned by kernel/time and kernel/sched/clock.c. Fakes driven by the
+ * virtual clock of the driver (shim/driver/clock.c): sched_clock_cpu() is
+ * virtual nanoseconds, jiffies follow it at the tree's HZ.
+ */
+#include <linux/jiffies.h>
+#include <linux/sched/clock.h>
+#include "seam.h"
+
+unsigned long volatile __cacheline_aligned_in_smp jiffies = INITIAL_JIFFIES;
+
+u64 ft_clock_now(void);
+
+u64 sched_clock_cpu(int cpu)
+{
+	return ft_clock_now();
+}
+
+unsigned long __msecs_to_jiffies(const unsigned int m)
+{
+	return DIV_ROUND_UP((unsigned long)m * HZ, MSEC_PER_SEC);
+}
