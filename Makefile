@@ -39,9 +39,9 @@ check:
 list:
 	$(call with_tree,$$obj/fairtest --list)
 
-test: check
-	@$(TOP)/tests/selftest/run.sh
-	@echo "fairtest: make test passed"
+# The project's tests: the fair.c suites, then our checks of the tools.
+test:
+	$(call with_tree,$(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
 
 clean:
 	rm -rf $(O)
@@ -51,7 +51,7 @@ help:
 	@echo
 	@echo 'Targets:'
 	@echo '  check     build against the tree and run the fair.c suites (KTAP on stdout)'
-	@echo '  test      the project'"'"'s own tests: check, then the runner self-test'
+	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test'
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
 	@echo '  clean     remove the build dir ($(O))'

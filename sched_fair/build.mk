@@ -13,7 +13,7 @@ KFLAGS	= $(strip $(file < $(OBJ)/kflags))
 KCFLAGS	= -fmacro-prefix-map=$(TOP)/= -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
 	  -O2 -g -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
 	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"$(basename $(notdir $<))"'
-UCFLAGS	= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
 LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_pcpu_hot=pcpu_hot \
 	  $(VARIANT_CFLAGS)

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The running sums behind EEVDF's V: cfs_rq->avg_vruntime is
+ * sum((v_i - zero) * w_i) and cfs_rq->avg_load is sum(w_i) over the
+ * entities in the tree (curr excluded), kept incrementally by fair.c. A
+ * missed update anywhere skews V and so every eligibility decision. The
+ * oracle recomputes both from scratch, in 128-bit arithmetic, after every
+ * operation of a scripted run over two CPUs and a task group.
+ */
+#include "harness.h"
+
+#define MAX_ENTITIES	64
+
+static int boot_two_cpus(struct kunit *test)
+{
+	return ft_test_boot(test, 2);
+}
+
+/* fair.c sums weights as scale_load_down() gives them on 64-bit. */
+static ft_u64 summed_weight(unsigned long scaled)
+{
+	unsigned long w = scaled >> 10;
+
+	return scaled ? (w < 2 ? 2 : w) : 0;
+}
+
+static void expect_sums_exact(struct kunit *test, int cpu, int group, const char *after)
+{
+	struct ft_entity ents[MAX_ENTITIES];
+	struct ft_cfs_info cfs;
+	__int128 sum = 0;
+	ft_u64 load = 0;
+	int n;
+
+	KUNIT_ASSERT_EQ(test, ft_cfs_info(cpu, group, &cfs), 0);
+	n = ft_cfs_entities(cpu, group, ents, MAX_ENTITIES);
+	KUNIT_ASSERT_LE(test, n, MAX_ENTITIES);
+	for (int i = 0; i < n; i++) {
+		if (!ents[i].in_tree)
+			continue;
+		sum += (__int128)(ents[i].vruntime - cfs.zero_vruntime) *
+		       (__int128)summed_weight(ents[i].weight);
+		load += summed_weight(ents[i].weight);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, cfs.avg_load, load, "cpu %d group %d after %s", cpu, group, after);
+	KUNIT_EXPECT_TRUE_MSG(test, (__int128)cfs.avg_vruntime == sum,
+			      "cpu %d group %d after %s: avg_vruntime %lld, brute force %lld",
+			      cpu, group, after, cfs.avg_vruntime, (long long)sum);
+}
+
+static void check_all(struct kunit *test, int group, const char *after)
+{
+	for (int cpu = 0; cpu < ft_nr_cpus(); cpu++) {
+		expect_sums_exact(test, cpu, FT_ROOT_GROUP, after);
+		expect_sums_exact(test, cpu, group, after);
+	}
+}
+
+/*
+ * Five tasks over two CPUs, two of them in a child group, one with a
+ * run/sleep pattern; then sleep, wake, tick, nice, custom slice, group
+ * move, yield, migration and long runs. Expect avg_vruntime and avg_load
+ * of every cfs_rq to equal the brute-force sums after each step.
+ */
+static void sums_match_brute_force_after_every_operation(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	int group = ft_group_create(FT_ROOT_GROUP);
+	int ids[5];
+
+	KUNIT_ASSERT_GT(test, group, 0);
+	check_all(test, group, "group create");
+	for (int i = 0; i < 5; i++) {
+		attr.cpu = i % 2;
+		attr.nice = 2 * i - 4;
+		attr.group = i >= 3 ? group : FT_ROOT_GROUP;
+		attr.run_ns = i == 2 ? 2 * NSEC_PER_MSEC : 0;
+		attr.sleep_ns = i == 2 ? 5 * NSEC_PER_MSEC : 0;
+		ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[i], 0);
+		check_all(test, group, "fork");
+	}
+	ft_run_for(10 * NSEC_PER_MSEC);
+	check_all(test, group, "run 10 ms");
+	for (int cpu = 0; cpu < 2; cpu++) {
+		int id = ft_curr(cpu);
+
+		if (id > 0) {
+			ft_task_sleep(id);
+			check_all(test, group, "sleep");
+			ft_tick(cpu);
+			check_all(test, group, "tick");
+			ft_task_wake(id);
+			check_all(test, group, "wake");
+		}
+	}
+	ft_task_set_nice(ids[0], 7);
+	check_all(test, group, "nice");
+	ft_task_set_slice(ids[1], 300000);
+	check_all(test, group, "custom slice");
+	ft_task_set_group(ids[1], group);
+	check_all(test, group, "group move");
+	ft_task_yield(ft_curr(0));
+	check_all(test, group, "yield");
+	for (int i = 0; i < 5; i++) {
+		if (ft_task_migrate(ids[i], 1 - ft_test_info(test, ids[i]).cpu) == 0) {
+			check_all(test, group, "migrate");
+			break;
+		}
+	}
+	for (int step = 0; step < 200; step++) {
+		ft_run_for(ft_tick_nsec() / 3);
+		check_all(test, group, "run a third of a tick");
+	}
+}
+
+static struct kunit_case avg_cases[] = {
+	KUNIT_CASE(sums_match_brute_force_after_every_operation),
+	{}
+};
+
+static struct kunit_suite avg_suite = {
+	.name = "fair_avg_vruntime",
+	.init = boot_two_cpus,
+	.test_cases = avg_cases,
+};
+
+kunit_test_suite(avg_suite);
