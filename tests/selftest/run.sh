@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds the runner with its selftest suite (never the real suites) and
+# checks the KTAP, the exit codes, the JUnit file and, where the kernel
+# tree is at hand, that kunit.py reads the same totals.
+#
+# usage: tests/selftest/run.sh [OUTDIR]   (default: a new directory in /tmp)
+#        VALGRIND=1 tests/selftest/run.sh  also runs the passing cases under
+#                                          valgrind
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=${1:-$(mktemp -d "${TMPDIR:-/tmp}/fairtest-selftest.XXXXXX")}
+kunit_py=${KUNIT_PY:-/root/.cache/fairtest/trees/linux-source-6.12/tools/testing/kunit/kunit.py}
+bin=$out/runner_selftest
+ktap=$out/selftest.ktap
+failed=0
+
+mkdir -p "$out"
+cd "$top"	# so that __FILE__ reads tests/selftest/...
+cc -std=gnu11 -Wall -Wextra -Werror -O2 -g -o "$bin" \
+	tests/runner.c tests/selftest/runner_selftest.c -lcmocka
+
+bad() {
+	echo "run.sh: $*" >&2
+	failed=1
+}
+
+# status WANT CMD...: runs CMD with output discarded, checks its exit status
+status() {
+	want=$1
+	shift
+	rc=0
+	"$@" >/dev/null 2>&1 || rc=$?
+	[ "$rc" = "$want" ] || bad "'$*' exited $rc, not $want"
+}
+
+rc=0
+"$bin" --timeout 2 --junit "$out/selftest.xml" >"$ktap" || rc=$?
+[ "$rc" = 1 ] || bad "selftest run exited $rc, not 1"
+
+# the line of the failing expectation, so that edits above it do not matter
+eq_line=$(grep -n 'KUNIT_EXPECT_EQ(test, a, b);' tests/selftest/runner_selftest.c |
+	  cut -d: -f1)
+while IFS= read -r line; do
+	grep -qFx -- "$line" "$ktap" || bad "missing line: $line"
+done <<EOF
+KTAP version 1
+# fairtest seed: 1
+1..3
+ok 1 runner_selftest_all_skipped # SKIP
+    # fails_expect: EXPECTATION FAILED at tests/selftest/runner_selftest.c:$eq_line
+        a == 3 (0x3)
+    # fails_expect: still running after the expectations
+    not ok 1 fails_expect
+    not ok 2 fails_assert
+    ok 3 skips # SKIP needs CONFIG_FOO
+    ok 4 marks_skipped # SKIP half done
+    not ok 5 crashes # ERROR crashed with signal 11 (Segmentation fault)
+    not ok 6 aborts # ERROR crashed with signal 6 (Aborted)
+    not ok 7 exits # ERROR exited with status 3 and no verdict
+    not ok 8 hangs # TIMEOUT timed out after 2 s
+    not ok 9 mock_left_over
+    WARNING at kernel/sched/fair.c:123
+    not ok 10 warns
+    # chatters: printed on stderr
+    not ok 11 chatters
+    ok 1 passes
+    ok 2 mock_satisfied
+    ok 3 case_seed_is_stable
+ok 3 runner_selftest_good
+# Totals: pass:3 fail:9 skip:3 total:15
+EOF
+[ "$(tail -n 1 "$ktap")" = "fairtest: 3 passed, 9 failed, 3 skipped" ] ||
+	bad "last line is not the plain summary"
+! grep -qE '\[ RUN|\[  (PASSED|FAILED)|error: Failure!|not reached|- fairtest$' "$ktap" ||
+	bad "cmocka chatter or unreachable code in the KTAP"
+
+"$bin" --timeout 2 >"$out/again.ktap" || true
+cmp -s "$ktap" "$out/again.ktap" || bad "two runs differ"
+
+if [ ! -f "$out/selftest.xml" ] || [ -e "$out/selftest.xml.tmp" ]; then
+	bad "no JUnit, or its .tmp left behind"
+fi
+[ "$(grep -c '<testcase ' "$out/selftest.xml")" = 15 ] || bad "JUnit lacks cases"
+grep -q 'failures="9" skipped="2"' "$out/selftest.xml" || bad "JUnit counts"
+
+[ "$("$bin" --list | wc -l)" = 15 ] || bad "--list"
+status 0 "$bin" 'runner_selftest_good.*' '*all_skipped*'
+status 2 "$bin" 'runner_selftest_good.*' no_such_case
+status 2 "$bin" --seed 12x
+status 2 "$bin" --bogus
+status 0 "$bin" --help
+
+if [ -f "$kunit_py" ]; then
+	python3 "$kunit_py" parse <"$ktap" >"$out/kunit_py.txt" || true
+	grep -q 'Ran 15 tests: passed: 3, failed: 9, skipped: 3' \
+		"$out/kunit_py.txt" || bad "kunit.py disagrees: $(tail -n 1 "$out/kunit_py.txt")"
+else
+	echo "run.sh: no kunit.py at $kunit_py, parser check skipped" >&2
+fi
+
+if [ "${VALGRIND:-0}" = 1 ]; then
+	status 0 valgrind -q --error-exitcode=99 --leak-check=full \
+		"$bin" 'runner_selftest_good.*' '*all_skipped*'
+fi
+
+[ "$failed" = 0 ] && echo "run.sh: runner selftest passed ($out)"
+exit "$failed"
