@@ -100,6 +100,9 @@ struct ft_entity {
 /* Fills up to max entities of the cfs_rq (tree order, then curr). */
 int ft_cfs_entities(int cpu, int group, struct ft_entity *out, int max);
 
+/* White-box (shim/fair_bridge.c): fair.c's static vruntime_eligible(). */
+int ft_cfs_vruntime_eligible(int cpu, int group, ft_s64 vruntime);
+
 /* Exact V of a cfs_rq as fair.c computes it (avg_vruntime()). */
 ft_s64 ft_cfs_avg_vruntime(int cpu, int group);
 

@@ -48,11 +48,40 @@ static void expect_sums_exact(struct kunit *test, int cpu, int group, const char
 			      cpu, group, after, cfs.avg_vruntime, (long long)sum);
 }
 
+/*
+ * Eligibility is lag >= 0, i.e. (v_i - z) * W <= sum((v_j - z) * w_j) over
+ * the queue including curr: fair.c's vruntime_eligible() must agree with
+ * that 128-bit brute force for every queued entity.
+ */
+static void expect_eligibility_exact(struct kunit *test, int cpu, int group, const char *after)
+{
+	struct ft_entity ents[MAX_ENTITIES];
+	struct ft_cfs_info cfs;
+	__int128 sum = 0, load = 0;
+	int n;
+
+	KUNIT_ASSERT_EQ(test, ft_cfs_info(cpu, group, &cfs), 0);
+	n = ft_cfs_entities(cpu, group, ents, MAX_ENTITIES);
+	for (int i = 0; i < n; i++) {
+		sum += (__int128)(ents[i].vruntime - cfs.zero_vruntime) * summed_weight(ents[i].weight);
+		load += summed_weight(ents[i].weight);
+	}
+	for (int i = 0; i < n; i++) {
+		bool want = (__int128)(ents[i].vruntime - cfs.zero_vruntime) * load <= sum;
+
+		KUNIT_EXPECT_EQ_MSG(test, ft_cfs_vruntime_eligible(cpu, group, ents[i].vruntime), want,
+				    "cpu %d group %d entity of task %d after %s",
+				    cpu, group, ents[i].task, after);
+	}
+}
+
 static void check_all(struct kunit *test, int group, const char *after)
 {
 	for (int cpu = 0; cpu < ft_nr_cpus(); cpu++) {
 		expect_sums_exact(test, cpu, FT_ROOT_GROUP, after);
 		expect_sums_exact(test, cpu, group, after);
+		expect_eligibility_exact(test, cpu, FT_ROOT_GROUP, after);
+		expect_eligibility_exact(test, cpu, group, after);
 	}
 }
 
@@ -60,7 +89,8 @@ static void check_all(struct kunit *test, int group, const char *after)
  * Five tasks over two CPUs, two of them in a child group, one with a
  * run/sleep pattern; then sleep, wake, tick, nice, custom slice, group
  * move, yield, migration and long runs. Expect avg_vruntime and avg_load
- * of every cfs_rq to equal the brute-force sums after each step.
+ * of every cfs_rq to equal the brute-force sums after each step, and
+ * vruntime_eligible() to match the sign of each entity's exact lag.
  */
 static void sums_match_brute_force_after_every_operation(struct kunit *test)
 {

@@ -54,6 +54,7 @@ static inline struct task_group *ft_group_of(int id)
 }
 
 int ft_group_id(struct task_group *tg);
+struct cfs_rq *ft_cfs_rq_of(int cpu, int group);
 void ft_event(enum ft_event_kind kind);
 
 /* core.c: the protocol steps. */

@@ -76,7 +76,7 @@ int ft_curr(int cpu)
 	return rq->curr == rq->idle ? 0 : rq->curr->pid;
 }
 
-static struct cfs_rq *cfs_rq_of_group(int cpu, int group)
+struct cfs_rq *ft_cfs_rq_of(int cpu, int group)
 {
 	struct task_group *tg = ft_group_of(group);
 
@@ -102,7 +102,7 @@ static void fill_entity(struct sched_entity *se, struct cfs_rq *cfs_rq,
 
 int ft_cfs_entities(int cpu, int group, struct ft_entity *out, int max)
 {
-	struct cfs_rq *cfs_rq = cfs_rq_of_group(cpu, group);
+	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
 	struct rb_node *node;
 	int n = 0;
 
@@ -123,7 +123,7 @@ int ft_cfs_entities(int cpu, int group, struct ft_entity *out, int max)
 
 int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info)
 {
-	struct cfs_rq *cfs_rq = cfs_rq_of_group(cpu, group);
+	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
 
 	if (!cfs_rq)
 		return -EINVAL;
@@ -141,7 +141,7 @@ int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info)
 
 s64 ft_cfs_avg_vruntime(int cpu, int group)
 {
-	struct cfs_rq *cfs_rq = cfs_rq_of_group(cpu, group);
+	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
 	struct rq_flags rf;
 	u64 v;
 
