@@ -38,17 +38,20 @@ void kunit_hook_case_begin(struct kunit *test)
 /* file:line of a code address in this binary, for shim-detected faults. */
 static void where(void *addr, char *buf, size_t size)
 {
-	char cmd[128];
+	char cmd[128], line[256];
 	FILE *f;
 
 	snprintf(buf, size, "%p", addr);
-	snprintf(cmd, sizeof(cmd), "addr2line -e /proc/%d/exe %p 2>/dev/null",
+	/* -i: inlined frames too; the last line is the outermost caller. */
+	snprintf(cmd, sizeof(cmd), "addr2line -i -e /proc/%d/exe %p 2>/dev/null",
 		 (int)getpid(), (void *)((char *)addr - 1));
 	f = popen(cmd, "r");
 	if (!f)
 		return;
-	if (fgets(buf, size, f))
-		buf[strcspn(buf, "\n")] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		snprintf(buf, size, "%s", line);
+	}
 	pclose(f);
 }
 

@@ -13,14 +13,14 @@
 static void take(atomic_t *word, void *caller)
 {
 	if (atomic_read(word))
-		ft_fault_here("lock taken twice", caller, "lock %px already held", word);
+		ft_fault_here("lock taken twice", caller, "lock %p already held", word);
 	atomic_set(word, 1);
 }
 
 static void release(atomic_t *word, void *caller)
 {
 	if (!atomic_read(word))
-		ft_fault_here("lock released unheld", caller, "lock %px not held", word);
+		ft_fault_here("lock released unheld", caller, "lock %p not held", word);
 	atomic_set(word, 0);
 }
 
@@ -59,7 +59,7 @@ void mutex_lock(struct mutex *lock)
 {
 	if (atomic_long_read(&lock->owner))
 		ft_fault_here("lock taken twice", __builtin_return_address(0),
-			      "mutex %px already held", lock);
+			      "mutex %p already held", lock);
 	atomic_long_set(&lock->owner, 1);
 }
 
@@ -67,6 +67,6 @@ void mutex_unlock(struct mutex *lock)
 {
 	if (!atomic_long_read(&lock->owner))
 		ft_fault_here("lock released unheld", __builtin_return_address(0),
-			      "mutex %px not held", lock);
+			      "mutex %p not held", lock);
 	atomic_long_set(&lock->owner, 0);
 }
