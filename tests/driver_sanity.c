@@ -6,11 +6,6 @@
  */
 #include "harness.h"
 
-static int boot_one_cpu(struct kunit *test)
-{
-	return ft_test_boot(test, 1);
-}
-
 static int boot_four_cpus(struct kunit *test)
 {
 	return ft_test_boot(test, 4);
@@ -248,7 +243,7 @@ static struct kunit_case driver_smp_cases[] = {
 
 static struct kunit_suite driver_one_cpu_suite = {
 	.name = "fair_driver",
-	.init = boot_one_cpu,
+	.init = ft_test_boot_one_cpu,
 	.test_cases = driver_one_cpu_cases,
 };
 

@@ -84,6 +84,11 @@ int ft_test_boot(struct kunit *test, int nr_cpus)
 	return 0;
 }
 
+int ft_test_boot_one_cpu(struct kunit *test)
+{
+	return ft_test_boot(test, 1);
+}
+
 void ft_test_shutdown(struct kunit *test)
 {
 	ft_shutdown();

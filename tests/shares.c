@@ -10,11 +10,6 @@
 
 #define RUN_NS		(10 * NSEC_PER_SEC)
 
-static int boot_one_cpu(struct kunit *test)
-{
-	return ft_test_boot(test, 1);
-}
-
 /* The service bound: a couple of slices plus a tick, whatever the run. */
 static ft_u64 service_bound(void)
 {
@@ -91,7 +86,7 @@ static struct kunit_case shares_cases[] = {
 
 static struct kunit_suite shares_suite = {
 	.name = "fair_shares",
-	.init = boot_one_cpu,
+	.init = ft_test_boot_one_cpu,
 	.test_cases = shares_cases,
 };
 
