@@ -84,7 +84,6 @@ struct ft_cfs_info {
 	ft_s64 avg_vruntime;		/* the sum field, not V */
 	ft_u64 avg_load;
 	ft_s64 zero_vruntime;		/* or min_vruntime on older trees */
-	int curr_entity;		/* index in ft_entity list, -1 none */
 };
 /* The cfs_rq of a group on a CPU (FT_ROOT_GROUP: the CPU's root cfs_rq). */
 int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info);
@@ -113,9 +112,10 @@ ft_u64 ft_cpu_busy_ns(int cpu);	/* time a non-idle task was curr */
 ft_u64 ft_cpu_nr_switches(int cpu);
 
 /* ---- events and failures the driver records ---- */
+/* WARNs are not events: they are faults (ft_fault_*), which fail the test. */
 enum ft_event_kind {
 	FT_EV_SWITCH, FT_EV_RESCHED, FT_EV_MIGRATE, FT_EV_WAKE, FT_EV_SLEEP,
-	FT_EV_WARN, FT_EV_NR
+	FT_EV_NR
 };
 ft_u64 ft_event_count(enum ft_event_kind kind);
 void ft_events_reset(void);

@@ -4,6 +4,7 @@
  * sleep, tick, exit and attribute changes the way core.c does, and time is
  * accounted exactly. If these fail, no other suite's result means anything.
  */
+#include <errno.h>
 #include "harness.h"
 
 static int boot_four_cpus(struct kunit *test)
@@ -148,7 +149,7 @@ static void exit_removes_task(struct kunit *test)
 
 	ft_run_for(NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ft_task_exit(id), 0);
-	KUNIT_EXPECT_EQ(test, ft_task_info(id, &info), -3 /* -ESRCH */);
+	KUNIT_EXPECT_EQ(test, ft_task_info(id, &info), -ESRCH);
 	KUNIT_ASSERT_EQ(test, ft_cfs_info(0, FT_ROOT_GROUP, &cfs), 0);
 	KUNIT_EXPECT_EQ(test, cfs.nr_queued, 0);
 	KUNIT_EXPECT_EQ(test, ft_curr(0), 0);

@@ -89,11 +89,6 @@ int ft_test_boot_one_cpu(struct kunit *test)
 	return ft_test_boot(test, 1);
 }
 
-void ft_test_shutdown(struct kunit *test)
-{
-	ft_shutdown();
-}
-
 int ft_test_fork(struct kunit *test, int nice, int cpu)
 {
 	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;

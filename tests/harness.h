@@ -21,7 +21,6 @@
 /* suite->init for suites that want N CPUs: set test->priv to (void *)N. */
 int ft_test_boot(struct kunit *test, int nr_cpus);
 int ft_test_boot_one_cpu(struct kunit *test);	/* a suite->init */
-void ft_test_shutdown(struct kunit *test);
 
 int ft_test_fork(struct kunit *test, int nice, int cpu);
 struct ft_task_info ft_test_info(struct kunit *test, int id);

@@ -134,7 +134,6 @@ int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info)
 		.avg_vruntime = cfs_rq->avg_vruntime,
 		.avg_load = cfs_rq->avg_load,
 		.zero_vruntime = (s64)cfs_rq->FT_CFS_ZERO_VRUNTIME,
-		.curr_entity = -1,
 	};
 	return 0;
 }
