@@ -35,8 +35,14 @@ all: $(BIN)
 $(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE)
 	@$(TOP)/sched_fair/prepare.sh $(KSRC) $(OBJ) $(PROFILE)
 
-$(OBJ)/gen/probes.h: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/sched/sched.h
-	@$(TOP)/sched_fair/probe.sh $(KSRC) >$@.tmp && mv $@.tmp $@
+# Probing reads fair.c too; probes.h is replaced only when its text changes,
+# so editing fair.c does not rebuild everything that includes it.
+$(OBJ)/gen/probes.h: $(OBJ)/gen/probes.stamp ;
+$(OBJ)/gen/probes.stamp: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/sched/sched.h \
+		$(KSRC)/kernel/sched/fair.c $(KSRC)/kernel/sched/features.h $(KSRC)/include/linux/sched.h
+	@$(TOP)/sched_fair/probe.sh $(KSRC) $(OBJ)/kflags $(TOP)/shim >$(OBJ)/gen/probes.tmp
+	@cmp -s $(OBJ)/gen/probes.tmp $(OBJ)/gen/probes.h && rm $(OBJ)/gen/probes.tmp || mv $(OBJ)/gen/probes.tmp $(OBJ)/gen/probes.h
+	@touch $@
 
 # Kernel-side compiles; a failure names the file and shows the first error.
 define kcc
