@@ -139,6 +139,17 @@ unsigned long ft_seam_hits(const char *symbol);
 int ft_feature_get(const char *name);
 int ft_feature_set(const char *name, bool on);
 
+/* ---- what only some trees have (sched_fair/probe.sh, driver/features.c) ---- */
+/*
+ * NULL when the tree under test has @feature, else why not (for the skip
+ * line): "vprot", "protect_update", "sleep_lag_decay", "wake_idle_zero_lag".
+ */
+const char *ft_tree_lacks(const char *feature);
+/* se->vprot, curr's slice-protection limit; -EOPNOTSUPP without "vprot". */
+int ft_task_vprot(int id, ft_s64 *vprot);
+/* Wake sleeping tasks back to back, then reschedule (a ttwu wake list). */
+int ft_task_wake_batch(const int *ids, int n);
+
 /* ---- user-side services the kernel side calls (shim/host.c) ---- */
 void *ft_host_zalloc(unsigned long size);
 void ft_host_free(void *p);

@@ -17,10 +17,14 @@ static struct rq *lock_task(struct task_struct *p, struct rq_flags *rf)
 	return rq;
 }
 
+/* Set while a batch of wake-ups is queued: they reschedule once, at the end. */
+static bool wake_batch;
+
 static void unlock_task(struct rq *rq, struct task_struct *p, struct rq_flags *rf)
 {
 	task_rq_unlock(rq, p, rf);
-	ft_resched_pending();
+	if (!wake_batch)
+		ft_resched_pending();
 }
 
 static u64 clamp_custom_slice(u64 slice_ns)
@@ -141,6 +145,22 @@ int ft_task_wake(int id)
 	WRITE_ONCE(p->__state, TASK_RUNNING);
 	unlock_task(rq, p, &rf);
 	return 0;
+}
+
+/*
+ * sched_ttwu_pending(): wake-ups queued for a CPU are all activated before
+ * it next schedules, so each sees the others already enqueued.
+ */
+int ft_task_wake_batch(const int *ids, int n)
+{
+	int err = 0;
+
+	wake_batch = true;
+	for (int i = 0; i < n && !err; i++)
+		err = ft_task_wake(ids[i]);
+	wake_batch = false;
+	ft_resched_pending();
+	return err;
 }
 
 static int block_running(int id, unsigned int state)

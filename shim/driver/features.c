@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Behaviour that only some trees have: the slice-protection limit vprot,
+ * its cut on enqueue, sleeper lag decay, zero lag on idle wake-up. What
+ * the tree has was found at build time by sched_fair/probe.sh (compile
+ * probes on its types and symbols, never its version); tests ask here and
+ * run, or skip with the reason, so one binary source serves every tree.
+ */
+#include "driver.h"
+
+struct ft_feature_probe {
+	const char *name;
+	bool present;
+	const char *absent;	/* the skip reason */
+};
+
+static const struct ft_feature_probe probes[] = {
+	{ "vprot",
+#ifdef FT_HAVE_VPROT
+	  true,
+#else
+	  false,
+#endif
+	  "tree has no slice-protection limit (no member vprot in struct sched_entity)" },
+	{ "protect_update",
+#ifdef FT_HAVE_PROTECT_UPDATE
+	  true,
+#else
+	  false,
+#endif
+	  "tree does not cut curr's protection on enqueue (no update_protect_slice() in fair.c)" },
+	{ "sleep_lag_decay",
+#ifdef FT_HAVE_SLEEP_LAG_DECAY
+	  true,
+#else
+	  false,
+#endif
+	  "tree has no sleeper lag decay (no SLEEP_LAG_DECAY sched feature)" },
+	{ "wake_idle_zero_lag",
+#ifdef FT_HAVE_WAKE_IDLE_ZERO_LAG
+	  true,
+#else
+	  false,
+#endif
+	  "tree keeps lag on idle wake-up (no WAKE_IDLE_ZERO_LAG sched feature)" },
+};
+
+const char *ft_tree_lacks(const char *feature)
+{
+	for (int i = 0; i < ARRAY_SIZE(probes); i++)
+		if (!strcmp(probes[i].name, feature))
+			return probes[i].present ? NULL : probes[i].absent;
+	return "fairtest has no probe of that name (see shim/driver/features.c)";
+}
+
+int ft_task_vprot(int id, s64 *vprot)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	if (!p)
+		return -ESRCH;
+#ifdef FT_HAVE_VPROT
+	*vprot = (s64)p->se.vprot;
+	return 0;
+#else
+	return -EOPNOTSUPP;
+#endif
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RUN_TO_PARITY slice protection with a limit of its own, se->vprot (newer
+ * trees and fixtures/patches/short-slice): once picked, curr is not
+ * preempted by an equal peer before its vruntime reaches vprot. The limit
+ * decides how long a short-slice task can be kept waiting, so it is
+ * checked exactly: set at pick to min(deadline, v + smallest slice queued),
+ * cut (never extended) when a shorter slice is enqueued, never beyond the
+ * deadline. Trees without the field skip, naming the probe that said so.
+ */
+#include <errno.h>
+#include "harness.h"
+
+#define NSEC_PER_USEC	1000ULL
+#define MAX_TASKS	8
+
+static void require(struct kunit *test, const char *feature)
+{
+	const char *why = ft_tree_lacks(feature);
+
+	if (why)
+		kunit_skip(test, "%s", why);
+}
+
+static int fork_slice(struct kunit *test, int nice, ft_u64 slice_ns)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	int id;
+
+	attr.nice = nice;
+	attr.slice_ns = slice_ns;
+	id = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT_MSG(test, id, 0, "fork(slice %llu) failed", slice_ns);
+	return id;
+}
+
+static ft_s64 vprot_of(struct kunit *test, int id)
+{
+	ft_s64 vprot;
+
+	KUNIT_ASSERT_EQ(test, ft_task_vprot(id, &vprot), 0);
+	return vprot;
+}
+
+/* Smallest slice among the tasks queued on the CPU (delayed ones count). */
+static ft_u64 min_queued_slice(struct kunit *test, const int *ids, int n, int cpu)
+{
+	ft_u64 min = ~0ULL;
+
+	for (int i = 0; i < n; i++) {
+		struct ft_task_info info = ft_test_info(test, ids[i]);
+
+		if (info.on_rq && info.cpu == cpu && info.slice < min)
+			min = info.slice;
+	}
+	return min;
+}
+
+static void expect_within_deadline(struct kunit *test, int id, const char *when)
+{
+	struct ft_task_info info = ft_test_info(test, id);
+
+	KUNIT_EXPECT_LE_MSG(test, vprot_of(test, id) - info.deadline, 0,
+			    "task %d %s: vprot %lld beyond deadline %lld", id, when,
+			    vprot_of(test, id), info.deadline);
+}
+
+/*
+ * One CPU, four nice-0 tasks with slices 3 ms, 0.3 ms, 1 ms and the base
+ * slice. Forty times: run a while, put curr to sleep so the next task is
+ * picked at that very instant, then wake the sleeper. Nice 0 makes virtual
+ * time equal real time, so the oracle is exact. Expect each picked task's
+ * vprot to equal min(deadline, vruntime + smallest slice queued).
+ */
+static void limit_set_at_pick_is_min_of_deadline_and_min_slice(struct kunit *test)
+{
+	const ft_u64 slices[] = { 3 * NSEC_PER_MSEC, 300 * NSEC_PER_USEC, NSEC_PER_MSEC, 0 };
+	int ids[MAX_TASKS], n = 0, checked = 0;
+
+	require(test, "vprot");
+	for (int i = 0; i < 4; i++)
+		ids[n++] = fork_slice(test, 0, slices[i]);
+
+	for (int round = 0; round < 40; round++) {
+		struct ft_task_info info;
+		ft_s64 limit, want;
+		int prev, next;
+
+		ft_run_for((ft_u64)(1 + round % 7) * 170 * NSEC_PER_USEC);
+		prev = ft_curr(0);
+		KUNIT_ASSERT_GT(test, prev, 0);
+		KUNIT_ASSERT_EQ(test, ft_task_sleep(prev), 0);
+		next = ft_curr(0);
+		if (next > 0) {
+			info = ft_test_info(test, next);
+			limit = info.vruntime + (ft_s64)min_queued_slice(test, ids, n, 0);
+			want = limit - info.deadline < 0 ? limit : info.deadline;
+			KUNIT_EXPECT_EQ_MSG(test, vprot_of(test, next), want,
+					    "round %d: task %d picked at v %lld, deadline %lld",
+					    round, next, info.vruntime, info.deadline);
+			checked++;
+		}
+		KUNIT_ASSERT_EQ(test, ft_task_wake(prev), 0);
+	}
+	KUNIT_EXPECT_GT(test, checked, 30);
+}
+
+/*
+ * Two CPUs, six tasks of mixed nice levels and slices, run/sleep
+ * behaviours, and nice changes of the running tasks (reweight scales the
+ * deadline, and must scale the limit with it) for 200 ms. Expect every
+ * curr's vprot at or before its deadline at every 250 us step.
+ */
+static void limit_never_beyond_deadline(struct kunit *test)
+{
+	int ids[6], nice[6] = { 0, -5, 5, 0, 3, -2 };
+
+	require(test, "vprot");
+	for (int i = 0; i < 6; i++) {
+		struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+
+		attr.nice = nice[i];
+		attr.cpu = i % 2;
+		attr.slice_ns = (i % 3) * 700 * NSEC_PER_USEC;
+		attr.run_ns = i < 3 ? 0 : (ft_u64)(i + 1) * 900 * NSEC_PER_USEC;
+		attr.sleep_ns = i < 3 ? 0 : 2 * NSEC_PER_MSEC;
+		ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[i], 0);
+	}
+	for (int step = 0; step < 800; step++) {
+		ft_run_for(250 * NSEC_PER_USEC);
+		for (int cpu = 0; cpu < 2; cpu++) {
+			int curr = ft_curr(cpu);
+
+			if (curr <= 0)
+				continue;
+			expect_within_deadline(test, curr, "after a step");
+			if (step % 37 == 0) {
+				KUNIT_ASSERT_EQ(test, ft_task_set_nice(curr, (step / 37) % 9 - 4), 0);
+				expect_within_deadline(test, curr, "after a nice change");
+			}
+		}
+	}
+}
+
+static int boot_two_cpus(struct kunit *test)
+{
+	return ft_test_boot(test, 2);
+}
+
+/*
+ * The set-up of the enqueue cases: on one CPU, A (3 ms slice) runs and is
+ * protected; B (200 us slice) ran 1 ms ahead of A and slept, so it comes
+ * back ineligible and cannot preempt. Delayed dequeue is off so B leaves
+ * the queue when it sleeps. Returns A and B, A running for 200 us since
+ * its pick, B asleep.
+ */
+static void a_protected_b_asleep_behind(struct kunit *test, int *a, int *b)
+{
+	KUNIT_ASSERT_EQ(test, ft_feature_set("DELAY_DEQUEUE", false), 0);
+	*a = fork_slice(test, 0, 3 * NSEC_PER_MSEC);
+	ft_run_for(100 * NSEC_PER_USEC);
+	*b = fork_slice(test, 0, 200 * NSEC_PER_USEC);
+	for (int i = 0; i < 100 && ft_curr(0) != *b; i++)
+		ft_run_for(10 * NSEC_PER_USEC);
+	KUNIT_ASSERT_EQ_MSG(test, ft_curr(0), *b, "setup: B never ran");
+	ft_run_for(NSEC_PER_MSEC);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), *b);
+	KUNIT_ASSERT_EQ(test, ft_task_sleep(*b), 0);
+	KUNIT_ASSERT_LT_MSG(test, ft_test_info(test, *b).vlag, 0, "setup: B left without debt");
+	KUNIT_ASSERT_EQ(test, ft_curr(0), *a);
+	ft_run_for(200 * NSEC_PER_USEC);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), *a);
+}
+
+/*
+ * A protected, B (shorter slice, ineligible) wakes. Expect A still
+ * running and its vprot cut to exactly min(vprot before, v_A + B's slice).
+ */
+static void shorter_slice_enqueue_cuts_protection(struct kunit *test)
+{
+	struct ft_task_info a_info;
+	ft_s64 before, want;
+	int a, b;
+
+	require(test, "vprot");
+	require(test, "protect_update");
+	a_protected_b_asleep_behind(test, &a, &b);
+	before = vprot_of(test, a);
+	KUNIT_ASSERT_GT_MSG(test, before - ft_test_info(test, a).vruntime, 200 * NSEC_PER_USEC,
+			    "setup: A's protection ends too soon to be cut");
+
+	KUNIT_ASSERT_EQ(test, ft_task_wake(b), 0);
+	KUNIT_ASSERT_EQ_MSG(test, ft_curr(0), a, "B preempted: not the case under test");
+	a_info = ft_test_info(test, a);
+	want = a_info.vruntime + (ft_s64)ft_test_info(test, b).slice;
+	want = want - before < 0 ? want : before;
+	KUNIT_EXPECT_EQ(test, vprot_of(test, a), want);
+	KUNIT_EXPECT_LT(test, vprot_of(test, a), before);
+}
+
+/*
+ * As above, then 50 us later C with a 2 ms slice (longer than what is left
+ * of A's protection) is forked; PREEMPT_SHORT is off so C cannot cancel A's
+ * protection either. Expect A's vprot unchanged by C's arrival.
+ */
+static void longer_slice_enqueue_never_extends_protection(struct kunit *test)
+{
+	ft_s64 before;
+	int a, b;
+
+	require(test, "vprot");
+	require(test, "protect_update");
+	a_protected_b_asleep_behind(test, &a, &b);
+	KUNIT_ASSERT_EQ(test, ft_task_wake(b), 0);
+	KUNIT_ASSERT_EQ(test, ft_feature_set("PREEMPT_SHORT", false), 0);
+	ft_run_for(50 * NSEC_PER_USEC);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), a);
+	before = vprot_of(test, a);
+
+	fork_slice(test, 0, 2 * NSEC_PER_MSEC);
+	KUNIT_ASSERT_EQ_MSG(test, ft_curr(0), a, "C preempted: not the case under test");
+	KUNIT_EXPECT_EQ_MSG(test, vprot_of(test, a), before,
+			    "an enqueue moved A's protection from %lld to %lld", before, vprot_of(test, a));
+}
+
+static struct kunit_case protection_cases[] = {
+	KUNIT_CASE(limit_set_at_pick_is_min_of_deadline_and_min_slice),
+	KUNIT_CASE(shorter_slice_enqueue_cuts_protection),
+	KUNIT_CASE(longer_slice_enqueue_never_extends_protection),
+	{}
+};
+
+static struct kunit_case protection_smp_cases[] = {
+	KUNIT_CASE(limit_never_beyond_deadline),
+	{}
+};
+
+static struct kunit_suite protection_suite = {
+	.name = "fair_slice_protection",
+	.init = ft_test_boot_one_cpu,
+	.test_cases = protection_cases,
+};
+
+static struct kunit_suite protection_smp_suite = {
+	.name = "fair_slice_protection_smp",
+	.init = boot_two_cpus,
+	.test_cases = protection_smp_cases,
+};
+
+kunit_test_suites(&protection_suite, &protection_smp_suite);
