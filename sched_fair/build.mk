@@ -5,12 +5,13 @@
 # with kbuild's own flags for fair.c (OBJ/kflags, see kflags.sh) and our
 # override headers in front; user-side files with the host's ordinary flags.
 # Dependencies come from -MMD, so editing the tree's fair.c or a header it
-# includes rebuilds only what includes it.
+# includes rebuilds only what includes it. FAIR_C_DIR, when set, holds a
+# fair.c that replaces the tree's (a mutant: see sched_fair/mutate.sh).
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 PREPARED := $(OBJ)/kbuild/.fairtest-prepared
 KFLAGS	= $(strip $(file < $(OBJ)/kflags))
-KCFLAGS	= -fmacro-prefix-map=$(TOP)/= -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
+KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
 	  -O2 -g -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
 	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"$(basename $(notdir $<))"'
 UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \

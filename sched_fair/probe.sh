@@ -51,6 +51,14 @@ has 'struct task_struct __rcu[[:space:]]+\*donor;' "$sched_h" && echo "#define F
 has 'sched_delayed' "$sched_h" && echo "#define FT_HAVE_DELAYED_DEQUEUE	1"
 has 'ENQUEUE_RQ_SELECTED' "$sched_h" && echo "#define FT_HAVE_RQ_SELECTED	1"
 has '^static void task_dead_fair' "$fair_c" && echo "#define FT_HAVE_TASK_DEAD_FAIR	1"
+# Findings: known fair.c weaknesses, detected from the construction that
+# causes them, so tests of the exact rule expect the failure only there.
+# min_slice rides along in min_vruntime_update() while the rbtree's rotate
+# and copy callbacks (RB_DECLARE_CALLBACKS) carry min_vruntime alone.
+if has 'se->min_slice = se->slice;' "$fair_c" &&
+   has '^RB_DECLARE_CALLBACKS\(static, min_vruntime_cb,' "$fair_c"; then
+	echo "#define FT_FINDING_MIN_SLICE_ROTATION	1"
+fi
 
 # Newer EEVDF (and fairtest's fixture series, fixtures/patches/short-slice):
 # a slice-protection limit of its own, possibly sharing storage with vlag.

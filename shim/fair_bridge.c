@@ -8,6 +8,7 @@
  */
 #include "fair.c"	/* kernel/sched/fair.c of the tree under test */
 #include "fairtest.h"
+#include "fair_white.h"
 
 /* From the driver (driver.h would pull pelt.h in a second time). */
 struct cfs_rq *ft_cfs_rq_of(int cpu, int group);
@@ -18,4 +19,31 @@ int ft_cfs_vruntime_eligible(int cpu, int group, ft_s64 vruntime)
 	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
 
 	return cfs_rq ? vruntime_eligible(cfs_rq, (u64)vruntime) : -EINVAL;
+}
+
+/* fair_white.h: for the invariant checker and the white-box queries. */
+int ft_fair_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	return entity_eligible(cfs_rq, se);
+}
+
+struct sched_entity *ft_fair_pick_eevdf(struct cfs_rq *cfs_rq)
+{
+	return pick_eevdf(cfs_rq);
+}
+
+bool ft_fair_slice_protected(struct sched_entity *se)
+{
+	return protect_slice(se);
+}
+
+/* The bound entity_lag() clamps a dequeued entity's vlag to. */
+s64 ft_fair_lag_limit(struct sched_entity *se)
+{
+	return calc_delta_fair(max_t(u64, 2 * se->slice, TICK_NSEC), se);
+}
+
+u64 ft_fair_min_slice(struct cfs_rq *cfs_rq)
+{
+	return cfs_rq_min_slice(cfs_rq);
 }

@@ -94,10 +94,21 @@ struct ft_entity {
 	int group;		/* group the entity represents, if any */
 	bool curr, on_rq, in_tree;
 	unsigned long weight;	/* scaled load weight, as fair.c uses it */
-	ft_s64 vruntime, deadline;
+	ft_s64 vruntime, deadline, vlag;
+	ft_u64 slice;
+	ft_s64 min_vruntime;	/* augmented: subtree minima (tree nodes) */
+	ft_u64 min_slice;
+	bool sched_delayed;
+	bool eligible;		/* fair.c's entity_eligible() */
+	bool protected;		/* curr inside its RUN_TO_PARITY protection */
 };
 /* Fills up to max entities of the cfs_rq (tree order, then curr). */
 int ft_cfs_entities(int cpu, int group, struct ft_entity *out, int max);
+
+/* White-box: the entity fair.c's pick_eevdf() returns; -ENOENT if none. */
+int ft_cfs_pick_eevdf(int cpu, int group, struct ft_entity *out);
+/* White-box: cfs_rq_min_slice(). */
+ft_u64 ft_cfs_min_slice(int cpu, int group);
 
 /* White-box (shim/fair_bridge.c): fair.c's static vruntime_eligible(). */
 int ft_cfs_vruntime_eligible(int cpu, int group, ft_s64 vruntime);
@@ -126,14 +137,26 @@ struct ft_fault {
 	const char *file;
 	int line;
 	void *caller;		/* return address when file is unknown */
-	char msg[160];
+	char msg[256];
 };
 int ft_fault_count(void);
 const struct ft_fault *ft_fault_get(int i);
 void ft_fault_reset(void);
 
+/*
+ * The invariant checker runs whenever an rq lock is released; a broken rule
+ * is a fault ("invariant broken"). This counts the checks made since boot.
+ */
+ft_u64 ft_invariant_checks(void);
+
 /* Counted no-op seams: how often fair.c called a seam we do nothing in. */
 unsigned long ft_seam_hits(const char *symbol);
+
+/*
+ * Known fair.c weaknesses this tree has, by name, as sched_fair/probe.sh
+ * detects them from the code that causes them ("min_slice_rotation").
+ */
+bool ft_tree_has_finding(const char *name);
 
 /* Feature bits by name (sched_feat()); -ENOENT if the tree lacks it. */
 int ft_feature_get(const char *name);

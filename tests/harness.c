@@ -67,6 +67,10 @@ void kunit_hook_case_end(struct kunit *test)
 			KUNIT_FAIL(test, "%d more faults not shown", n - i);
 			break;
 		}
+		if (!f->file && !f->caller) {	/* the checker names its own place */
+			KUNIT_FAIL(test, "%s: %s", f->what, f->msg);
+			continue;
+		}
 		if (f->file)
 			snprintf(loc, sizeof(loc), "%s:%d", f->file, f->line);
 		else
@@ -87,6 +91,55 @@ int ft_test_boot(struct kunit *test, int nr_cpus)
 int ft_test_boot_one_cpu(struct kunit *test)
 {
 	return ft_test_boot(test, 1);
+}
+
+void ft_test_features(struct kunit *test, ...)
+{
+	const char *spec;
+	va_list ap;
+
+	va_start(ap, test);
+	while ((spec = va_arg(ap, const char *))) {
+		bool on = *spec != '!';
+		const char *name = on ? spec : spec + 1;
+
+		if (ft_feature_get(name) < 0) {
+			va_end(ap);
+			kunit_skip(test, "tree has no sched feature %s", name);
+		}
+		ft_feature_set(name, on);
+	}
+	va_end(ap);
+}
+
+void ft_test_finding(struct kunit *test, const char *finding, bool reproduced,
+		     const char *what)
+{
+	bool known = ft_tree_has_finding(finding);
+
+	KUNIT_EXPECT_FALSE_MSG(test, reproduced && !known,
+			       "fair.c breaks the rule (%s) on a tree without finding %s", what, finding);
+	KUNIT_EXPECT_FALSE_MSG(test, known && !reproduced,
+			       "finding %s no longer reproduces on this tree; update sched_fair/probe.sh",
+			       finding);
+	if (known && reproduced)
+		kunit_skip(test, "XFAIL known fair.c finding %s reproduced: %s", finding, what);
+}
+
+int ft_test_entities(struct kunit *test, int cpu, int group, struct ft_entity *out)
+{
+	int n = ft_cfs_entities(cpu, group, out, FT_MAX_ENTITIES);
+
+	KUNIT_ASSERT_GE(test, n, 0);
+	KUNIT_ASSERT_LE(test, n, FT_MAX_ENTITIES);
+	return n;
+}
+
+ft_u64 ft_avg_weight(unsigned long scaled)
+{
+	unsigned long w = scaled >> 10;
+
+	return scaled ? (w < 2 ? 2 : w) : 0;
 }
 
 int ft_test_fork(struct kunit *test, int nice, int cpu)

@@ -25,6 +25,41 @@ int ft_test_boot_one_cpu(struct kunit *test);	/* a suite->init */
 int ft_test_fork(struct kunit *test, int nice, int cpu);
 struct ft_task_info ft_test_info(struct kunit *test, int id);
 
+/*
+ * The sched features a case depends on, and the state it needs them in:
+ * "NAME" on, "!NAME" off; NULL ends the list. A tree without one of them
+ * skips the case, saying which. Every case that depends on a feature's
+ * behaviour says so through this, so its KTAP line carries the reason.
+ */
+void ft_test_features(struct kunit *test, ...) __attribute__((sentinel));
+
+/*
+ * Ends a case that tests an exact rule fair.c is known to break on some
+ * trees (ft_tree_has_finding()). Where the tree has the finding and the
+ * case reproduced it, the case is a skip that says so (an expected
+ * failure, visible in the totals); where the tree has it but the case
+ * did not reproduce it, or has not but it did, the case fails.
+ */
+void ft_test_finding(struct kunit *test, const char *finding, bool reproduced,
+		     const char *what);
+
+/* The task of a cfs_rq's entity, for oracles over ft_cfs_entities(). */
+#define FT_MAX_ENTITIES	128
+int ft_test_entities(struct kunit *test, int cpu, int group, struct ft_entity *out);
+
+/* splitmix64: the tests' only randomness, always from a printed seed. */
+static inline unsigned long long ft_rand(unsigned long long *state)
+{
+	unsigned long long x = (*state += 0x9e3779b97f4a7c15ULL);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Weight as fair.c sums it (scale_load_down() on 64-bit). */
+ft_u64 ft_avg_weight(unsigned long scaled);
+
 /* cmocka mock of the resched_curr seam; tests opt in per case. */
 void ft_mock_resched_enable(bool on);
 void mock_resched_curr(int cpu);

@@ -214,6 +214,15 @@ void ft_shutdown(void)
 	ft_m.booted = false;
 }
 
+bool ft_tree_has_finding(const char *name)
+{
+#ifdef FT_FINDING_MIN_SLICE_ROTATION
+	if (!strcmp(name, "min_slice_rotation"))
+		return true;
+#endif
+	return false;
+}
+
 int ft_nr_cpus(void)
 {
 	return ft_m.nr_cpus;

@@ -20,6 +20,7 @@ void raw_spin_rq_lock_nested(struct rq *rq, int subclass)
 
 void raw_spin_rq_unlock(struct rq *rq)
 {
+	ft_check_invariants(rq);
 	ft_spin_release(&rq->__lock, __builtin_return_address(0));
 }
 

@@ -12,6 +12,7 @@
 #include "../ksched.h"
 #include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 #include "../seams/seam.h"
+#include "../fair_white.h"
 
 #define FT_MAX_TASKS	1024
 #define FT_MAX_GROUPS	64
@@ -23,6 +24,14 @@ struct ft_task {
 	u64 run_until_exec;	/* sleeps when sum_exec_runtime reaches this */
 	u64 wake_at;		/* 0 = not sleeping on a timer */
 	unsigned long switches_in;
+	bool was_on_rq;		/* for the lag-clamp-at-dequeue check */
+};
+
+/* The bridge operation in progress, named in invariant reports. */
+struct ft_op {
+	const char *name;
+	long long a, b;
+	bool has_b;
 };
 
 struct ft_machine {
@@ -35,6 +44,10 @@ struct ft_machine {
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
+	struct ft_op op;
+	bool gse_was_on_rq[FT_MAX_GROUPS][FT_MAX_CPUS];
+	u64 invariant_checks;
+	unsigned long invariants_broken;	/* one bit per rule, reported once */
 	bool booted;
 };
 extern struct ft_machine ft_m;
@@ -56,6 +69,21 @@ static inline struct task_group *ft_group_of(int id)
 int ft_group_id(struct task_group *tg);
 struct cfs_rq *ft_cfs_rq_of(int cpu, int group);
 void ft_event(enum ft_event_kind kind);
+
+/* Names the operation for invariant reports; cheap, called by every op. */
+static inline void ft_op_begin(const char *name, long long a, long long b)
+{
+	ft_m.op = (struct ft_op){ name, a, b, true };
+}
+
+static inline void ft_op_begin1(const char *name, long long a)
+{
+	ft_m.op = (struct ft_op){ name, a, 0, false };
+}
+
+/* invariants.c: the always-on checker, run whenever an rq lock is released. */
+void ft_check_invariants(struct rq *rq);
+
 
 /* core.c: the protocol steps. */
 void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags);

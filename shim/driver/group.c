@@ -20,6 +20,7 @@ int ft_group_create(int parent_id)
 	struct task_group *tg;
 	int g;
 
+	ft_op_begin1("group_create", parent_id);
 	if (!parent)
 		return -EINVAL;
 	for (g = 1; g < FT_MAX_GROUPS && ft_m.groups[g]; g++)
@@ -47,6 +48,7 @@ int ft_group_set_shares(int group, unsigned long shares)
 {
 	struct task_group *tg = ft_group_of(group);
 
+	ft_op_begin("group_set_shares", group, shares);
 	if (!tg || tg == &root_task_group)
 		return -EINVAL;
 	return sched_group_set_shares(tg, scale_load(shares));
@@ -56,6 +58,7 @@ int ft_group_destroy(int group)
 {
 	struct task_group *tg = ft_group_of(group);
 
+	ft_op_begin1("group_destroy", group);
 	if (!tg || tg == &root_task_group)
 		return -EINVAL;
 	for (int id = 1; id < FT_MAX_TASKS; id++)

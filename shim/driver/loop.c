@@ -14,6 +14,7 @@ int ft_tick(int cpu)
 	struct rq *rq;
 	struct rq_flags rf;
 
+	ft_op_begin1("tick", cpu);
 	if (!ft_m.booted || cpu < 0 || cpu >= ft_m.nr_cpus)
 		return -EINVAL;
 	rq = cpu_rq(cpu);
@@ -32,6 +33,8 @@ int ft_tick(int cpu)
 
 int ft_schedule(int cpu)
 {
+	ft_op_begin1("schedule", cpu);
+
 	if (!ft_m.booted || cpu < 0 || cpu >= ft_m.nr_cpus)
 		return -EINVAL;
 	ft_schedule_cpu(cpu, true);

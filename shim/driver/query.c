@@ -97,7 +97,37 @@ static void fill_entity(struct sched_entity *se, struct cfs_rq *cfs_rq,
 		.weight = se->load.weight,
 		.vruntime = (s64)se->vruntime,
 		.deadline = (s64)se->deadline,
+		.vlag = se->vlag,
+		.slice = se->slice,
+		.min_vruntime = (s64)se->min_vruntime,
+		.min_slice = se->min_slice,
+#ifdef FT_HAVE_DELAYED_DEQUEUE
+		.sched_delayed = se->sched_delayed,
+#endif
+		.eligible = se->on_rq && ft_fair_entity_eligible(cfs_rq, se),
+		.protected = se == cfs_rq->curr && ft_fair_slice_protected(se),
 	};
+}
+
+int ft_cfs_pick_eevdf(int cpu, int group, struct ft_entity *out)
+{
+	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
+	struct sched_entity *se;
+
+	if (!cfs_rq)
+		return -EINVAL;
+	se = ft_fair_pick_eevdf(cfs_rq);
+	if (!se)
+		return -ENOENT;
+	fill_entity(se, cfs_rq, out);
+	return 0;
+}
+
+u64 ft_cfs_min_slice(int cpu, int group)
+{
+	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
+
+	return cfs_rq ? ft_fair_min_slice(cfs_rq) : 0;
 }
 
 int ft_cfs_entities(int cpu, int group, struct ft_entity *out, int max)

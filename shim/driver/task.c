@@ -47,6 +47,7 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	struct rq *rq;
 	int id, cpu, wake_flags = WF_FORK;
 
+	ft_op_begin("fork", attr ? attr->cpu : -1, attr ? attr->nice : 0);
 	if (!ft_m.booted)
 		return -ENODEV;
 	attr = attr ?: &dflt;
@@ -107,6 +108,7 @@ int ft_task_wake(int id)
 	struct rq_flags rf;
 	struct rq *rq;
 
+	ft_op_begin1("wake", id);
 	if (!p)
 		return -ESRCH;
 	if (READ_ONCE(p->__state) == TASK_RUNNING)
@@ -179,6 +181,7 @@ static int block_running(int id, unsigned int state)
 
 int ft_task_sleep(int id)
 {
+	ft_op_begin1("sleep", id);
 	return block_running(id, TASK_INTERRUPTIBLE);
 }
 
@@ -198,6 +201,7 @@ int ft_task_exit(int id)
 {
 	struct task_struct *p = ft_task_of(id);
 
+	ft_op_begin1("exit", id);
 	if (!p)
 		return -ESRCH;
 	if (task_current(task_rq(p), p))
@@ -246,6 +250,7 @@ int ft_task_set_nice(int id, int nice)
 	struct change_ctx c;
 	int old_prio;
 
+	ft_op_begin("set_nice", id, nice);
 	if (!p)
 		return -ESRCH;
 	if (nice < MIN_NICE || nice > MAX_NICE)
@@ -267,6 +272,7 @@ int ft_task_set_slice(int id, u64 slice_ns)
 	struct task_struct *p = ft_task_of(id);
 	struct change_ctx c;
 
+	ft_op_begin("set_slice", id, slice_ns);
 	if (!p)
 		return -ESRCH;
 	change_begin(p, &c, DEQUEUE_MOVE);
@@ -284,6 +290,7 @@ int ft_task_set_group(int id, int group)
 	struct task_group *tg = ft_group_of(group);
 	struct change_ctx c;
 
+	ft_op_begin("set_group", id, group);
 	if (!p)
 		return -ESRCH;
 	if (!tg)
@@ -307,6 +314,7 @@ int ft_task_yield(int id)
 	struct rq_flags rf;
 	struct rq *rq;
 
+	ft_op_begin1("yield", id);
 	if (!p)
 		return -ESRCH;
 	if (!task_current(task_rq(p), p))
@@ -328,6 +336,7 @@ int ft_task_migrate(int id, int cpu)
 	struct rq_flags rf;
 	struct rq *rq;
 
+	ft_op_begin("migrate", id, cpu);
 	if (!p)
 		return -ESRCH;
 	if (cpu < 0 || cpu >= ft_m.nr_cpus)
