@@ -80,19 +80,23 @@ static void long_sleep_ends_at_zero_lag(struct kunit *test)
 }
 
 /*
- * On one CPU with delayed dequeue off: B runs 1 ms ahead of A and sleeps
+ * On one CPU with delayed dequeue off: B (200 us slice, so it preempts A
+ * at once) runs 1 ms ahead of A and sleeps
  * in debt (negative lag), sleeps 5 ms while A runs, and wakes on that busy
  * CPU. Expect its lag exactly as it left: debt neither fades nor resets.
  */
 static void negative_lag_kept_across_sleep(struct kunit *test)
 {
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
 	ft_s64 lag;
 	int a, b;
 
 	KUNIT_ASSERT_EQ(test, ft_feature_set("DELAY_DEQUEUE", false), 0);
-	KUNIT_ASSERT_EQ(test, ft_feature_set("WAKEUP_PREEMPTION", false), 0);
 	a = ft_test_fork(test, 0, 0);
-	b = ft_test_fork(test, 0, 0);
+	ft_run_for(100 * NSEC_PER_USEC);
+	attr.slice_ns = 200 * NSEC_PER_USEC;	/* short: it runs at once */
+	b = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT(test, b, 0);
 	for (int i = 0; i < 1000 && ft_curr(0) != b; i++)
 		ft_run_for(10 * NSEC_PER_USEC);
 	KUNIT_ASSERT_EQ_MSG(test, ft_curr(0), b, "setup: B never ran");
@@ -101,6 +105,7 @@ static void negative_lag_kept_across_sleep(struct kunit *test)
 	lag = ft_test_info(test, b).vlag;
 	KUNIT_ASSERT_LT_MSG(test, lag, 0, "setup: B left without debt");
 
+	KUNIT_ASSERT_EQ(test, ft_feature_set("WAKEUP_PREEMPTION", false), 0);
 	ft_run_for(5 * NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ft_curr(0), a);
 	KUNIT_ASSERT_EQ(test, ft_task_wake(b), 0);
