@@ -10,6 +10,8 @@ FILTER	?=
 SEED	?= 1
 JUNIT	?=
 TIMEOUT	?= 60
+SERIES	?=
+COVERAGE ?= 1
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 SF	:= $(TOP)/sched_fair
@@ -27,7 +29,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list clean help
+.PHONY: all build check test list clean help gate coverage
 all: build
 
 build:
@@ -43,6 +45,14 @@ list:
 test:
 	$(call with_tree,$(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
 
+# Per-patch gate (sched_fair/gate.sh) and whole-suite coverage (coverage/).
+gate:
+	@[ -n "$(SERIES)" ] || { echo "fairtest: make gate needs SERIES=<dir of *.patch | mbox | rev range>" >&2; exit 2; }
+	$(call with_tree,$(SF)/gate.sh "$(SERIES)" $$ksrc $$obj $(PROFILE_FILE) $(COVERAGE) $(RUN_ARGS))
+
+coverage:
+	$(call with_tree,$(TOP)/coverage/suite.sh $$ksrc $$obj $(PROFILE_FILE) $(RUN_ARGS))
+
 clean:
 	rm -rf $(O)
 
@@ -54,6 +64,9 @@ help:
 	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test'
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
+	@echo '  gate      SERIES=... : apply, build, test and cover each patch of a series in turn'
+	@echo '            (table on stdout, KTAP and per-step coverage/HTML under the build dir)'
+	@echo '  coverage  the suites on one tree built with --coverage: fair.c summary, HTML'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -66,4 +79,7 @@ help:
 	@echo '  SEED=n      seed for randomised tests ($(SEED))'
 	@echo '  JUNIT=f     also write JUnit XML to file f'
 	@echo '  TIMEOUT=s   per-case time limit in seconds ($(TIMEOUT))'
+	@echo '  SERIES=s    for gate: a dir of *.patch (name order), an mbox (git format-patch,'
+	@echo '              b4), or a revision range A..B when KSRC is a git checkout'
+	@echo '  COVERAGE=0  gate without coverage (faster); default 1'
 	@echo '  FAIRTEST_CACHE=dir  where the default tree is unpacked'

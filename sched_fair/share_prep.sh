@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Let a build dir reuse the kbuild preparation of another build dir instead
+# of configuring and preparing a tree again (about 20 s). Valid when the
+# new tree differs from the prepared one only in files that preparation
+# does not read (the gate checks that with prep_inputs.sh) or is the same
+# tree seen through another path. The new dir gets kbuild's flags with the
+# tree path replaced, the weight tables, and a preparation stamp; the
+# generated headers stay in the prepared dir, which is only read.
+#
+# usage: share_prep.sh PREPARED_OBJ PREPARED_KSRC NEW_OBJ NEW_KSRC
+set -eu
+from=$1 from_ksrc=$2 to=$3 to_ksrc=$4
+
+[ -f "$from/kbuild/.fairtest-prepared" ] && [ -f "$from/kflags" ] ||
+	{ echo "fairtest: $from is not a prepared build dir; run make build first" >&2; exit 1; }
+mkdir -p "$to/kbuild" "$to/gen"
+# Tree paths are absolute in the flags (-I, -include, -fmacro-prefix-map).
+awk -v a="$from_ksrc" -v b="$to_ksrc" '{
+	if (index($0, a) > 0) { n = split($0, parts, a); s = parts[1]; for (i = 2; i <= n; i++) s = s b parts[i]; $0 = s }
+	print
+}' "$from/kflags" >"$to/kflags.tmp"
+# New flags or a newer preparation: restamp, so that everything rebuilds.
+stale=
+if ! cmp -s "$to/kflags.tmp" "$to/kflags" 2>/dev/null; then
+	mv "$to/kflags.tmp" "$to/kflags"
+	stale=1
+fi
+rm -f "$to/kflags.tmp"
+cmp -s "$from/gen/prio_tables.c" "$to/gen/prio_tables.c" 2>/dev/null ||
+	cp "$from/gen/prio_tables.c" "$to/gen/prio_tables.c"
+[ "$to/kbuild/.fairtest-prepared" -nt "$from/kbuild/.fairtest-prepared" ] || stale=1
+[ -z "$stale" ] || touch "$to/kbuild/.fairtest-prepared"
