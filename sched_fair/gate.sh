@@ -120,7 +120,9 @@ while IFS= read -r row; do
 	if ! patch -d "$d/tree.tmp" -p1 -N -F0 -s --no-backup-if-mismatch -r "$d/rejects" \
 		-i "$root/series/$num.patch" >"$d/apply.log" 2>&1; then
 		apply=FAIL verdict=FAIL
-		why=$(grep -m1 -E 'FAILED|malformed|garbage|No file to patch|can.t find file|Reversed' "$d/apply.log" || head -n 1 "$d/apply.log")
+		why=$(grep -m1 -E 'FAILED|malformed|garbage|No file to patch|can.t find file|Reversed' "$d/apply.log" ||
+			head -n 1 "$d/apply.log")
+		why=${why% -- saving rejects*}
 		echo "fairtest: gate: step $step ($name) does not apply: $why" >&2
 		diag+=("does not apply: $why")
 		if [ -s "$d/rejects" ]; then
@@ -161,6 +163,7 @@ while IFS= read -r row; do
 				build=FAIL verdict=FAIL
 				why=$(sed -n 's/^fairtest: first error: //p' "$d/build.log" | head -n 1)
 				[ -n "$why" ] || why=$(grep -m1 -E 'error|Error' "$d/build.log")
+				why=${why//$cur\//}
 				echo "fairtest: gate: step $step ($name) does not build: ${why//$d\/tree\//}" >&2
 				diag+=("does not build: ${why//$d\/tree\//}")
 				rm -f "$obj/fairtest"

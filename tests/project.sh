@@ -28,6 +28,11 @@ else
 	failed=1
 fi
 
-sum() { echo "$suites, $cli, $selftest" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+# The per-patch gate on our fixture series, broken twins and bad input.
+"$top/tests/gate/run.sh" "$obj" "$ksrc" >"$obj/gate.log" 2>&1 || failed=1
+cat "$obj/gate.log"
+gate=$(sed -n 's/^gate: \([0-9]* passed\)/\1/p' "$obj/gate.log" | tail -n 1)
+
+sum() { echo "$suites, $cli, $selftest, $gate" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The gate checked on our own fixtures: the short-slice series passes every
+# step (with coverage); each broken twin, put in its place after the good
+# patches before it, fails at its own step, naming the patch and the test
+# that catches it; and bad input (a patch that does not apply, a malformed
+# mbox, an empty series, a step that does not compile, a revision range on
+# a tree that is not git) fails with one line naming the step, leaves the
+# base tree untouched and no step build behind; and make coverage reports. Prints "gate: N passed, N
+# failed" last. The fixtures are made for Debian's 6.12.117: on another
+# tree the checks are skipped, saying so.
+#
+# usage: tests/gate/run.sh OBJ KSRC
+set -u
+obj=$1 ksrc=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fx=$top/fixtures/patches
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0 skipped=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+bad() { fail=$((fail + 1)); echo "not ok - $*"; }
+gate() { make -s -C "$top" gate O="$(dirname "$obj")" KSRC="$ksrc" "$@"; }
+gate_root=$(dirname "$obj")/gate/$(basename "$obj")
+
+first=$(ls "$fx"/short-slice/*.patch | head -n 1)
+if ! patch -d "$ksrc" -p1 --dry-run -s -F0 -f <"$first" >/dev/null 2>&1; then
+	echo "ok - gate checks # SKIP the fixture series is for Debian 6.12.117; it does not apply to $ksrc"
+	echo "gate: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+
+touch "$out/marker"
+untouched() {	# the base tree: no file written since the marker
+	local w
+	w=$(find "$ksrc" -newer "$out/marker" -print -quit 2>/dev/null)
+	[ -z "$w" ] || { bad "$1: base tree written: $w"; return 1; }
+}
+
+# 1. The good series, every step green, with coverage.
+if gate SERIES="$fx/short-slice" >"$out/good.out" 2>"$out/good.err"; then
+	n=$(grep -c ' ok$' "$out/good.out")
+	total=$(ls "$fx"/short-slice/*.patch | wc -l)
+	if [ "$n" -eq "$total" ] && grep -q '^ok ' "$gate_root-cov/gate.ktap"; then
+		ok "short-slice series: $n of $total steps green ($(tr -s ' ' <"$gate_root-cov/steps/0002/coverage.txt" | head -n 1))"
+	else
+		bad "short-slice series: $n of $total steps in the table are ok"
+	fi
+else
+	bad "short-slice series: gate failed: $(head -n 3 "$out/good.err" | tr '\n' ' ')"
+fi
+untouched "short-slice series"
+
+# 2. Each broken twin after the good patches before it: fails at its step,
+#    naming the patch and the test that catches it.
+expect_test=(
+	[1]=fair_eevdf_pick.min_vruntime_augment_and_left_biased_v
+	[2]=fair_slice_protection.limit_set_at_pick_is_min_of_deadline_and_min_slice
+	[3]=fair_slice_protection.longer_slice_enqueue_never_extends_protection
+	[4]=fair_sleep_lag.long_sleep_ends_at_zero_lag
+	[5]=fair_sleep_lag.idle_cpu_wakeups_placed_independent_of_order
+)
+for twin in "$fx"/broken/*.patch; do
+	k=$((10#$(basename "$twin" | cut -c1-4)))
+	s=$out/twin$k
+	mkdir -p "$s"
+	for g in "$fx"/short-slice/*.patch; do
+		[ $((10#$(basename "$g" | cut -c1-4))) -lt "$k" ] && ln -s "$g" "$s/"
+	done
+	ln -s "$twin" "$s/"
+	subject=$(sed -n 's/^Subject: \[PATCH\] //p' "$twin")
+	if gate SERIES="$s" COVERAGE=0 >"$out/twin.out" 2>"$out/twin.err"; then
+		bad "broken twin $k: gate passed"
+	elif ! grep -q "step $k (${subject:0:40}.*${expect_test[$k]}" "$out/twin.err"; then
+		bad "broken twin $k: no line naming step $k and ${expect_test[$k]}: $(grep -m1 'gate:' "$out/twin.err")"
+	else
+		ok "broken twin $k caught: $(grep -m1 "step $k (" "$out/twin.err" | cut -c1-160)"
+	fi
+done
+untouched "broken twins"
+
+# 3. Bad input: one line naming the step, non-zero exit, nothing left.
+expect_gate_error() {	# what pattern SERIES [then]
+	local what=$1 pattern=$2
+	shift 2
+	if gate "$@" >"$out/bad.out" 2>"$out/bad.err"; then
+		bad "$what: exited 0"
+	elif ! grep -q -- "$pattern" "$out/bad.err"; then
+		bad "$what: no line matching '$pattern' in: $(head -c 300 "$out/bad.err")"
+	else
+		ok "$what: $(grep -m1 -- "$pattern" "$out/bad.err" | cut -c1-160)"
+	fi
+}
+expect_gate_error "patch that does not apply" "step 1 (sched/fair: a change against code that is not there) does not apply" \
+	SERIES="$fx/bad/does-not-apply.patch" COVERAGE=0
+[ ! -e "$gate_root/steps/0001/tree" ] && [ ! -e "$gate_root/steps/0001/tree.tmp" ] ||
+	bad "patch that does not apply: a step tree was left behind"
+expect_gate_error "malformed mbox" "step 2 (sched/fair: a message that lost its diff): malformed" \
+	SERIES="$fx/bad/malformed.mbox" COVERAGE=0
+[ ! -e "$gate_root/steps/0001" ] || bad "malformed mbox: step 1 ran before the series was checked"
+mkdir -p "$out/empty"
+expect_gate_error "empty series" "empty series" SERIES="$out/empty" COVERAGE=0
+expect_gate_error "step 2 does not compile" "step 2 (sched/fair: a change that does not compile) does not build: .*error" \
+	SERIES="$fx/bad/does-not-compile" COVERAGE=0
+[ ! -e "$gate_root/obj/fairtest" ] || bad "step 2 does not compile: a test binary was left in the step build dir"
+grep -q '^not ok 2 ' "$gate_root/gate.ktap" || bad "step 2 does not compile: KTAP does not say 'not ok 2'"
+expect_gate_error "revision range on a tree that is not git" "is not a git checkout" SERIES=HEAD~2..HEAD COVERAGE=0
+expect_gate_error "no SERIES" "needs SERIES" COVERAGE=0
+untouched "bad input"
+
+# 4. make coverage: the whole suite on one tree.
+if make -s -C "$top" coverage O="$(dirname "$obj")" KSRC="$ksrc" >"$out/cov.out" 2>&1 &&
+	grep -q 'coverage: kernel/sched/fair.c lines [0-9.]*%' "$out/cov.out" && [ -f "$obj-cov/coverage-html/index.html" ]; then
+	ok "make coverage: $(grep -m1 'fair.c lines' "$out/cov.out")"
+else
+	bad "make coverage: $(tail -n 2 "$out/cov.out" | tr '\n' ' ')"
+fi
+
+echo "gate: $pass passed, $fail failed, $skipped skipped"
+[ "$fail" -eq 0 ]
