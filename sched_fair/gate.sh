@@ -34,9 +34,7 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 mkdir -p "$root" || die "cannot create $root"
 exec 9>"$root/lock"
 flock -n 9 || { echo "fairtest: gate: waiting for another gate run on this tree ($root)" >&2; flock 9; }
-if [ "$cov" = 1 ]; then
-	"$sf/deps.sh" lcov || exit 1
-fi
+"$sf/deps.sh" patch $([ "$cov" = 1 ] && echo lcov) || exit 1
 
 # Nothing of an earlier run may be read as this run's result.
 rm -rf "$steps" "$root/series" "$root/gate.ktap" "$root/table.txt"

@@ -77,8 +77,11 @@ def main():
             die(f'SERIES={series} is an empty series: the file is empty')
         msgs = [(m, f'message {i + 1}') for i, m in enumerate(split_mbox(text, series))]
     elif '..' in series:
-        git = subprocess.run(['git', '-C', ksrc, 'rev-parse', '--is-inside-work-tree'],
-                             capture_output=True, text=True)
+        try:
+            git = subprocess.run(['git', '-C', ksrc, 'rev-parse', '--is-inside-work-tree'],
+                                 capture_output=True, text=True)
+        except FileNotFoundError:
+            die(f'SERIES={series} is a revision range, but git is not installed (apt-get install git)')
         if git.returncode != 0 or git.stdout.strip() != 'true':
             die(f'SERIES={series} is a revision range, but KSRC={ksrc} is not a git checkout; '
                 'pass a directory of patches or an mbox (git format-patch) instead')

@@ -7,9 +7,10 @@
 # that catches it; and bad input (a patch that does not apply, a malformed
 # mbox, an empty series, a step that does not compile, a revision range on
 # a tree that is not git) fails with one line naming the step, leaves the
-# base tree untouched and no step build behind; and make coverage reports. Prints "gate: N passed, N
-# failed" last. The fixtures are made for Debian's 6.12.117: on another
-# tree the checks are skipped, saying so.
+# base tree untouched and no step build behind; make coverage reports
+# fair.c's percentages. Prints "gate: N passed, N failed" last. The
+# fixtures are made for Debian's 6.12.117: on another tree the checks are
+# skipped, saying so.
 #
 # usage: tests/gate/run.sh OBJ KSRC
 set -u
@@ -51,6 +52,17 @@ else
 	bad "short-slice series: gate failed: $(head -n 3 "$out/good.err" | tr '\n' ' ')"
 fi
 untouched "short-slice series"
+
+# 1b. vprot sharing vlag's storage (mainline v6.17+ layout): the driver
+#     builds, the compile probe sees the union, the vprot tests run and pass.
+if gate SERIES="$fx/layout/vprot-union" COVERAGE=0 >"$out/union.out" 2>"$out/union.err" &&
+	grep -q FT_VPROT_IN_UNION "$gate_root/obj/gen/probes.h" &&
+	grep -q '^fair_slice_protection.limit_set_at_pick_is_min_of_deadline_and_min_slice pass$' \
+		"$gate_root/steps/0003/results"; then
+	ok "vprot in a union with vlag: builds, probed as a union, vprot tests pass"
+else
+	bad "vprot in a union with vlag: $(grep -m1 'gate:' "$out/union.err" "$out/union.out")"
+fi
 
 # 2. Each broken twin after the good patches before it: fails at its step,
 #    naming the patch and the test that catches it.
