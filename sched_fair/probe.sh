@@ -60,15 +60,26 @@ if has 'se->min_slice = se->slice;' "$fair_c" &&
 	echo "#define FT_FINDING_MIN_SLICE_ROTATION	1"
 fi
 
-# Newer EEVDF (and fairtest's fixture series, fixtures/patches/short-slice):
-# a slice-protection limit of its own, possibly sharing storage with vlag.
-compiles FT_HAVE_VPROT 'int ft_probe = sizeof(((struct sched_entity *)0)->vprot);'
-compiles FT_VPROT_IN_UNION '_Static_assert(__builtin_offsetof(struct sched_entity, vprot) ==
-	__builtin_offsetof(struct sched_entity, vlag), "vprot shares vlag");'
-compiles FT_HAVE_SLEEP_LAG_DECAY 'int ft_probe = __SCHED_FEAT_SLEEP_LAG_DECAY;'
-compiles FT_HAVE_WAKE_IDLE_ZERO_LAG 'int ft_probe = __SCHED_FEAT_WAKE_IDLE_ZERO_LAG;'
 # A static helper of fair.c: only its definition can tell.
 has '^static .*update_protect_slice\(struct cfs_rq' "$fair_c" && echo "#define FT_HAVE_PROTECT_UPDATE	1"
-wait
-cat "$probe_dir"/*.h 2>/dev/null || true
+
+# Newer EEVDF (and fairtest's fixture series, fixtures/patches/short-slice):
+# a slice-protection limit of its own, possibly sharing storage with vlag.
+# Compiling takes a second; the answers depend on the headers and flags
+# only, so they are kept next to the flags until those change (editing
+# fair.c must stay cheap).
+[ -n "$kflags" ] || exit 0
+cache=$kflags.probes
+key=$(cat "$kflags" "$ksrc/include/linux/sched.h" "$sched_h" "$ksrc/kernel/sched/features.h" \
+	"$shim/ksched.h" "$0" 2>/dev/null | md5sum | cut -c1-32)
+if [ "$(head -n 1 "$cache" 2>/dev/null)" != "/* $key */" ]; then
+	compiles FT_HAVE_VPROT 'int ft_probe = sizeof(((struct sched_entity *)0)->vprot);'
+	compiles FT_VPROT_IN_UNION '_Static_assert(__builtin_offsetof(struct sched_entity, vprot) ==
+		__builtin_offsetof(struct sched_entity, vlag), "vprot shares vlag");'
+	compiles FT_HAVE_SLEEP_LAG_DECAY 'int ft_probe = __SCHED_FEAT_SLEEP_LAG_DECAY;'
+	compiles FT_HAVE_WAKE_IDLE_ZERO_LAG 'int ft_probe = __SCHED_FEAT_WAKE_IDLE_ZERO_LAG;'
+	wait
+	{ echo "/* $key */"; cat "$probe_dir"/*.h 2>/dev/null || true; } >"$cache.tmp" && mv "$cache.tmp" "$cache"
+fi
+tail -n +2 "$cache"
 exit 0
