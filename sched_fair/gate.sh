@@ -83,7 +83,6 @@ prev_results=$d/results
 echo "gate: base: $(grep -c ' pass$' "$prev_results") passed, $(grep -c ' fail$' "$prev_results") failed, $(grep -c ' skip$' "$prev_results") skipped"
 
 # ---- the steps ----
-touched_all=
 prev_tree=$ksrc
 prep_from=$base_obj prep_ksrc=$ksrc
 ok_steps=0
@@ -108,10 +107,15 @@ while IFS= read -r row; do
 	ta=$(now)
 
 	# A copy of the previous step; the files the patch writes get their own inode.
-	cp -al "$prev_tree" "$d/tree.tmp" 2>"$d/copy.err" ||
-		{ rm -rf "$d/tree.tmp"; die "step $step ($name): cannot hard-link $prev_tree: $(head -n 1 "$d/copy.err")"; }
+	# Across filesystems hard links fail: fall back to a tree of symlinks.
+	if ! cp -al "$prev_tree" "$d/tree.tmp" 2>"$d/copy.err"; then
+		rm -rf "$d/tree.tmp"
+		[ "$step" -gt 1 ] || echo "gate: cannot hard-link $ksrc into $root ($(head -n 1 "$d/copy.err")); using symlinks" >&2
+		cp -as "$(cd "$prev_tree" && pwd -P)" "$d/tree.tmp" 2>"$d/copy.err" ||
+			{ rm -rf "$d/tree.tmp"; die "step $step ($name): cannot copy $prev_tree: $(head -n 1 "$d/copy.err")"; }
+	fi
 	for f in $files; do
-		if [ -f "$d/tree.tmp/$f" ]; then
+		if [ -f "$d/tree.tmp/$f" ] || [ -L "$d/tree.tmp/$f" ]; then
 			cp "$d/tree.tmp/$f" "$d/tree.tmp/$f.ft-new" && mv -f "$d/tree.tmp/$f.ft-new" "$d/tree.tmp/$f"
 		fi
 	done
@@ -135,10 +139,10 @@ while IFS= read -r row; do
 	tb=$(now)
 
 	if [ "$apply" = ok ]; then
-		touched_all="$touched_all $files"
-		# Does the series so far touch anything the kbuild preparation reads?
+		# Does this patch touch anything the kbuild preparation reads? (Steps
+		# after one that did share that step's preparation.)
 		own=
-		for f in $touched_all; do
+		for f in $files; do
 			while IFS= read -r pat; do
 				# shellcheck disable=SC2053 # pat is a glob on purpose
 				[[ $f == $pat ]] && { own=$f; break 2; }
