@@ -29,6 +29,7 @@ int ft_nr_cpus(void);
 ft_u64 ft_now(void);		/* virtual nanoseconds since boot */
 ft_u64 ft_tick_nsec(void);	/* TICK_NSEC of the tree's config */
 ft_u64 ft_base_slice(void);	/* sysctl_sched_base_slice */
+void ft_set_base_slice(ft_u64 ns);	/* as debugfs sched/base_slice_ns does */
 
 /* ---- tasks: ids are small positive ints, 0 is "the idle task" ---- */
 struct ft_task_attr {

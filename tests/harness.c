@@ -135,6 +135,33 @@ int ft_test_entities(struct kunit *test, int cpu, int group, struct ft_entity *o
 	return n;
 }
 
+ft_s64 ft_exact_v(const struct ft_entity *ents, int n)
+{
+	__int128 sum = 0, load = 0, q;
+
+	if (!n)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		sum += (__int128)ft_avg_weight(ents[i].weight) * (ents[i].vruntime - ents[0].vruntime);
+		load += ft_avg_weight(ents[i].weight);
+	}
+	q = sum / load;
+	if (q * load > sum)	/* floor, not truncation */
+		q--;
+	return ents[0].vruntime + (ft_s64)q;
+}
+
+ft_s64 ft_test_exact_v(struct kunit *test, int cpu, int group)
+{
+	struct ft_entity ents[FT_MAX_ENTITIES];
+	int curr = ft_curr(cpu);
+
+	if (curr > 0)	/* brings the running task's vruntime up to date */
+		ft_test_info(test, curr);
+
+	return ft_exact_v(ents, ft_test_entities(test, cpu, group, ents));
+}
+
 ft_u64 ft_avg_weight(unsigned long scaled)
 {
 	unsigned long w = scaled >> 10;
