@@ -27,7 +27,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list clean help
+.PHONY: all build check test list mutate clean help
 all: build
 
 build:
@@ -43,6 +43,11 @@ list:
 test:
 	$(call with_tree,$(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
 
+# Each deliberate bug of fixtures/mutants applied alone; the table of which
+# cases catch it. Fails below 90% caught.
+mutate:
+	$(call with_tree,$(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
+
 clean:
 	rm -rf $(O)
 
@@ -54,6 +59,8 @@ help:
 	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test'
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
+	@echo '  mutate    apply each mutant of fixtures/mutants to a copy of fair.c, run the'
+	@echo '            suites on it, print which cases catch it (fails below 90% caught)'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
