@@ -41,7 +41,7 @@ list:
 
 # The project's tests: the fair.c suites, then our checks of the tools.
 test:
-	$(call with_tree,$(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
+	$(call with_tree,FAIRTEST_PROFILE=$(PROFILE_FILE) $(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
 
 # Each deliberate bug of fixtures/mutants applied alone; the table of which
 # cases catch it. Fails below 90% caught.
@@ -56,7 +56,7 @@ help:
 	@echo
 	@echo 'Targets:'
 	@echo '  check     build against the tree and run the fair.c suites (KTAP on stdout)'
-	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test'
+	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test, mutate'
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
 	@echo '  mutate    apply each mutant of fixtures/mutants to a copy of fair.c, run the'

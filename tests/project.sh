@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
-# then the runner's self-test. Ends with one tally line over all three.
+# the runner's self-test and `make mutate`. Ends with one tally line.
 #
 # usage: tests/project.sh OBJ KSRC [runner args...]
 set -u
@@ -28,6 +28,16 @@ else
 	failed=1
 fi
 
-sum() { echo "$suites, $cli, $selftest" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+# The suites must catch every deliberate bug of fixtures/mutants (>= 90%).
+if "$top/sched_fair/mutate.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" --timeout 30 >"$obj/mutate.log" 2>&1; then
+	echo "ok - make mutate: $(tail -n 1 "$obj/mutate.log")"
+	mutate="1 passed, 0 failed"
+else
+	cat "$obj/mutate.log"
+	mutate="0 passed, 1 failed"
+	failed=1
+fi
+
+sum() { echo "$suites, $cli, $selftest, $mutate" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed
