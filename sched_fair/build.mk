@@ -20,8 +20,9 @@ LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_pcpu_hot=pcpu
 LDLIBS	= -lcmocka
 
 # The tree's own code: fair.c (through the bridge), pelt.c and three libs.
+# x86's __sw_hweight* are the asm ones: callers assume only %rax changes.
 REAL_OBJS := $(OBJ)/k/fair_bridge.o $(OBJ)/k/pelt_unit.o \
-	     $(OBJ)/k/lib/rbtree.o $(OBJ)/k/lib/find_bit.o $(OBJ)/k/lib/hweight.o
+	     $(OBJ)/k/lib/rbtree.o $(OBJ)/k/lib/find_bit.o $(OBJ)/k/arch/x86/lib/hweight.o
 SHIM_SRCS := $(wildcard $(TOP)/shim/seams/*.c $(TOP)/shim/driver/*.c)
 SHIM_OBJS := $(patsubst $(TOP)/shim/%.c,$(OBJ)/k/%.o,$(SHIM_SRCS)) $(OBJ)/k/gen/prio_tables.o
 USER_SRCS := $(TOP)/shim/host.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
@@ -51,6 +52,9 @@ endef
 $(OBJ)/k/fair_bridge.o $(OBJ)/k/pelt_unit.o: $(OBJ)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
 	$(kcc)
 $(OBJ)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
+	$(kcc)
+$(OBJ)/k/arch/x86/lib/%.o: KCFLAGS += -D__ASSEMBLY__ -Wa,--noexecstack
+$(OBJ)/k/arch/x86/lib/%.o: $(KSRC)/arch/x86/lib/%.S $(PREPARED)
 	$(kcc)
 $(OBJ)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
 	$(kcc)
