@@ -17,7 +17,7 @@ UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unuse
 	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
 LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_pcpu_hot=pcpu_hot \
 	  $(VARIANT_CFLAGS)
-LDLIBS	= -lcmocka
+LDLIBS	= -lcmocka -lfiu
 
 # The tree's own code: fair.c (through the bridge), pelt.c and three libs.
 # x86's __sw_hweight* are the asm ones: callers assume only %rax changes.
@@ -25,7 +25,7 @@ REAL_OBJS := $(OBJ)/k/fair_bridge.o $(OBJ)/k/pelt_unit.o \
 	     $(OBJ)/k/lib/rbtree.o $(OBJ)/k/lib/find_bit.o $(OBJ)/k/arch/x86/lib/hweight.o
 SHIM_SRCS := $(wildcard $(TOP)/shim/seams/*.c $(TOP)/shim/driver/*.c)
 SHIM_OBJS := $(patsubst $(TOP)/shim/%.c,$(OBJ)/k/%.o,$(SHIM_SRCS)) $(OBJ)/k/gen/prio_tables.o
-USER_SRCS := $(TOP)/shim/host.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
+USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
 	     $(filter-out $(TOP)/tests/runner.c $(TOP)/tests/harness.c,$(wildcard $(TOP)/tests/*.c))
 USER_OBJS := $(patsubst $(TOP)/%.c,$(OBJ)/u/%.o,$(USER_SRCS)) $(OBJ)/u/gen/seam_stubs.o
 
