@@ -10,6 +10,8 @@ FILTER	?=
 SEED	?= 1
 JUNIT	?=
 TIMEOUT	?= 60
+FAULTS	?=
+P	?= 0.05
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 SF	:= $(TOP)/sched_fair
@@ -27,7 +29,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list clean help
+.PHONY: all build check test list clean help fault valgrind asan
 all: build
 
 build:
@@ -43,6 +45,26 @@ list:
 test:
 	$(call with_tree,$(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
 
+# Fault injection and memory/UB checking: tests/fault, tests/memcheck.
+# A variant is built in $$obj/<variant> from the same prepared tree.
+comma	:= ,
+asan_CFLAGS	:= -fsanitize=address$(comma)undefined -fno-sanitize-recover=all
+valgrind_CFLAGS	:= -ftrivial-auto-var-init=uninitialized
+define with_variant
+	$(call with_tree,$(MAKE) --no-print-directory -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj \
+	 PROFILE=$(PROFILE_FILE) VARIANT=$(1) VARIANT_CFLAGS='$($(1)_CFLAGS)' all && \
+	 $(TOP)/tests/memcheck/run.sh $(1) $$obj/$(1)/fairtest $(RUN_ARGS))
+endef
+
+fault:
+	$(call with_tree,$(TOP)/tests/fault/matrix.sh $$obj/fairtest '$(FAULTS)' '$(P)' '$(SEED)' '$(TIMEOUT)' $(FILTER))
+
+valgrind:
+	$(call with_variant,valgrind)
+
+asan:
+	$(call with_variant,asan)
+
 clean:
 	rm -rf $(O)
 
@@ -54,6 +76,10 @@ help:
 	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test'
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
+	@echo '  fault     the suites under each libfiu failure point, once and with probability P,'
+	@echo '            then all at random: a table of outcomes, WARNs, invariant breaks, crashes'
+	@echo '  valgrind  the suites under valgrind memcheck: zero errors, zero bytes lost'
+	@echo '  asan      the suites built with ASan+UBSan (fair.c, shim, tests): zero reports'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -67,3 +93,9 @@ help:
 	@echo '  JUNIT=f     also write JUnit XML to file f'
 	@echo '  TIMEOUT=s   per-case time limit in seconds ($(TIMEOUT))'
 	@echo '  FAIRTEST_CACHE=dir  where the default tree is unpacked'
+	@echo '  FAULTS=a,b  make fault: these failure points only (a trailing * matches a prefix);'
+	@echo '              default all of:'
+	@sed -n 's/^FT_POINT([A-Z_]*,[[:space:]]*"\([^"]*\)".*/                \1/p' $(TOP)/shim/faults.def
+	@echo '  P=p         make fault: probability of the random runs, in [0,1] ($(P))'
+	@echo '              SEED also pins libfiu'"'"'s generator (FIU_PRNG_SEED): same SEED, same faults'
+	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'

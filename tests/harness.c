@@ -52,6 +52,7 @@ static void report_injected(struct kunit *test)
 void kunit_hook_case_begin(struct kunit *test)
 {
 	ft_inject_case_begin(test->suite->name, test->name);
+	ft_memcheck_case_begin();
 	ft_fault_reset();
 	mock_resched = false;
 }
@@ -96,6 +97,7 @@ void kunit_hook_case_end(struct kunit *test)
 	}
 	report_injected(test);
 	ft_shutdown();
+	ft_memcheck_case_end(test);
 }
 
 int ft_test_boot(struct kunit *test, int nr_cpus)

@@ -25,6 +25,10 @@ int ft_test_boot_one_cpu(struct kunit *test);	/* a suite->init */
 int ft_test_fork(struct kunit *test, int nice, int cpu);
 struct ft_task_info ft_test_info(struct kunit *test, int id);
 
+/* Memory checking at the edges of every case (tests/memcheck.c). */
+void ft_memcheck_case_begin(void);
+void ft_memcheck_case_end(struct kunit *test);
+
 /* cmocka mock of the resched_curr seam; tests opt in per case. */
 void ft_mock_resched_enable(bool on);
 void mock_resched_curr(int cpu);
