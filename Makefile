@@ -43,17 +43,18 @@ list:
 
 # The project's tests: the fair.c suites, then our checks of the tools.
 test:
-	$(call with_tree,$(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
+	$(call with_tree,$(call build_variant,valgrind) && $(call build_variant,asan) && \
+	 $(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
 
 # Fault injection and memory/UB checking: tests/fault, tests/memcheck.
 # A variant is built in $$obj/<variant> from the same prepared tree.
 comma	:= ,
 asan_CFLAGS	:= -fsanitize=address$(comma)undefined -fno-sanitize-recover=all
 valgrind_CFLAGS	:= -ftrivial-auto-var-init=uninitialized
+build_variant = $(MAKE) --no-print-directory -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj \
+	 PROFILE=$(PROFILE_FILE) VARIANT=$(1) VARIANT_CFLAGS='$($(1)_CFLAGS)' all
 define with_variant
-	$(call with_tree,$(MAKE) --no-print-directory -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj \
-	 PROFILE=$(PROFILE_FILE) VARIANT=$(1) VARIANT_CFLAGS='$($(1)_CFLAGS)' all && \
-	 $(TOP)/tests/memcheck/run.sh $(1) $$obj/$(1)/fairtest $(RUN_ARGS))
+	$(call with_tree,$(call build_variant,$(1)) && $(TOP)/tests/memcheck/run.sh $(1) $$obj/$(1)/fairtest $(RUN_ARGS))
 endef
 
 fault:

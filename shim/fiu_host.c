@@ -133,7 +133,7 @@ static void enable_one(char *item)
 		if (!*mode || *end || errno || !(p >= 0 && p <= 1)) {
 			snprintf(msg, sizeof(msg), "probability '%s' for %s is not a number in [0,1]",
 				 mode, item);
-			bad(msg, "write e.g. P=0.05");
+			bad(msg, "write name=P, name=once or name alone (always)");
 		}
 	}
 	arm();
