@@ -915,6 +915,8 @@ int main(int argc, char **argv)
 	if (opt.list) {
 		for (size_t i = 0; i < n; i++)
 			printf("%s.%s\n", res[i].suite->name, res[i].kcase->name);
+		free(res);
+		free(opt.filters);
 		return 0;
 	}
 	if (opt.junit) {	/* fail now, not after the whole run */
