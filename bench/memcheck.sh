@@ -32,7 +32,7 @@ measure() {
 	name=$1
 	shift
 	: >"$work/plain"; : >"$work/valgrind"; : >"$work/asan"
-	for r in $(seq "$rounds"); do
+	for _ in $(seq "$rounds"); do
 		secs "$obj/fairtest" "$@" >>"$work/plain"
 		secs "$top/tests/memcheck/run.sh" valgrind "$obj/valgrind/fairtest" "$@" >>"$work/valgrind"
 		secs "$top/tests/memcheck/run.sh" asan "$obj/asan/fairtest" "$@" >>"$work/asan"

@@ -35,8 +35,10 @@ known=$(sed -n 's/^FT_POINT([A-Z_]*,[[:space:]]*"\([^"]*\)".*/\1/p' "$def")
 # Bad input first: one line each, before any run.
 case $seed in '' | *[!0-9]*) die "SEED='$seed' is not a decimal number; e.g. SEED=7" ;; esac
 [ "$seed" -le 4294967295 ] 2>/dev/null || die "SEED=$seed is beyond libfiu's 32-bit seed; use 0..4294967295"
-echo "$p" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)$' && awk -v p="$p" 'BEGIN { exit !(p >= 0 && p <= 1) }' ||
+if ! echo "$p" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)$' ||
+   ! awk -v p="$p" 'BEGIN { exit !(p >= 0 && p <= 1) }'; then
 	die "P='$p' is not a probability in [0,1]; e.g. P=0.05"
+fi
 if [ -z "$points" ]; then
 	points=$known
 else
@@ -54,7 +56,7 @@ else
 	done
 	points=$sel
 fi
-points=$(echo $points)	# one line, single spaces
+points=$(echo "$points" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
 
 # run NAME MODE SPEC: one row of the table
 rows=0 unexpected=0
