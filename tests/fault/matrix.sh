@@ -6,13 +6,15 @@
 # failing at random with probability P, then all of them at random
 # together. libfiu's generator is pinned to SEED, so a row replays
 # exactly. Prints one table row per run and, below it, every kernel WARN
-# (file:line) and invariant rule that fired.
+# (file:line), invariant rule and shim rule (locking, clock) that fired.
 #
 # A row is UNEXPECTED, and the exit status 1, when a case crashed or hung,
 # when the fault-free row fails anything, or when a WARN or an invariant
 # break shows up that tests/fault/findings does not list for that point.
 # A listed one is a finding: a weakness of the kernel under that fault,
-# reported every run, not hidden and not failing. Test failures alone are
+# reported every run, not hidden and not failing (the row of all points
+# accepts any point's finding). FAIRTEST_FINDINGS names another list.
+# Test failures alone are
 # not unexpected: a fault changes what some tests assert (shares, exact
 # exec times), and the table shows how many.
 #
@@ -23,7 +25,7 @@ shift 5
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 def=$top/shim/faults.def
-findings=$here/findings
+findings=${FAIRTEST_FINDINGS:-$here/findings}
 out=$(mktemp -d "${TMPDIR:-/tmp}/fairtest-fault.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
@@ -75,6 +77,7 @@ run() {
 			if (line ~ /^#/ || line !~ /\t/) continue
 			split(line, f, "\t")
 			known[f[1] "\t" f[2]] = 1
+			known["all\t" f[2]] = 1	# the row of all points: any finding
 		}
 	}
 	/^    (not )?ok [0-9]+ / {
@@ -90,6 +93,10 @@ run() {
 	/WARN at / {
 		warn++; s = $0; sub(/.*WARN at /, "", s); sub(/:[^:0-9].*$/, "", s)
 		sig["WARN at " s]++
+	}
+	/(lock taken twice|lock released unheld|without rq lock) at / {
+		s = $0; sub(/^ *(# [^:]*: )?/, "", s); sub(/ at .*/, "", s)
+		sig["shim rule broken: " s]++	/* the driver broke core.c protocol */
 	}
 	/invariant broken/ {
 		inv++; s = $0; sub(/.*invariant broken: /, "", s); sub(/ after .*/, "", s)
@@ -134,7 +141,8 @@ if [ -s "$out/signatures" ]; then
 	echo
 	echo "WARNs and invariant breaks (point, mode, where, times):"
 	sort "$out/signatures" | while IFS='	' read -r name mode s n; do
-		if grep -qF "$(printf '%s\t%s' "$name" "$s")" "$findings" 2>/dev/null; then
+		if grep -qF "$(printf '%s\t%s' "$name" "$s")" "$findings" 2>/dev/null ||
+		   { [ "$name" = all ] && grep -qF "$(printf '\t%s' "$s")" "$findings" 2>/dev/null; }; then
 			tag="finding (tests/fault/findings)"
 		else
 			tag=UNEXPECTED
