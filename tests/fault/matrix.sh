@@ -96,7 +96,7 @@ run() {
 	}
 	/(lock taken twice|lock released unheld|without rq lock) at / {
 		s = $0; sub(/^ *(# [^:]*: )?/, "", s); sub(/ at .*/, "", s)
-		sig["shim rule broken: " s]++	/* the driver broke core.c protocol */
+		sig["shim rule broken: " s]++	# the driver broke core.c protocol
 	}
 	/invariant broken/ {
 		inv++; s = $0; sub(/.*invariant broken: /, "", s); sub(/ after .*/, "", s)
