@@ -10,6 +10,8 @@ FILTER	?=
 SEED	?= 1
 JUNIT	?=
 TIMEOUT	?= 60
+FAULTS	?=
+P	?= 0.05
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 SF	:= $(TOP)/sched_fair
@@ -27,7 +29,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help
+.PHONY: all build check test list mutate clean help fault valgrind asan
 all: build
 
 build:
@@ -41,12 +43,33 @@ list:
 
 # The project's tests: the fair.c suites, then our checks of the tools.
 test:
-	$(call with_tree,FAIRTEST_PROFILE=$(PROFILE_FILE) $(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
+	$(call with_tree,$(call build_variant,valgrind) && $(call build_variant,asan) && \
+	 FAIRTEST_PROFILE=$(PROFILE_FILE) $(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
 
 # Each deliberate bug of fixtures/mutants applied alone; the table of which
 # cases catch it. Fails below 90% caught.
 mutate:
 	$(call with_tree,$(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
+
+# Fault injection and memory/UB checking: tests/fault, tests/memcheck.
+# A variant is built in $$obj/<variant> from the same prepared tree.
+comma	:= ,
+asan_CFLAGS	:= -fsanitize=address$(comma)undefined -fno-sanitize-recover=all
+valgrind_CFLAGS	:= -ftrivial-auto-var-init=uninitialized
+build_variant = $(MAKE) --no-print-directory -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj \
+	 PROFILE=$(PROFILE_FILE) VARIANT=$(1) VARIANT_CFLAGS='$($(1)_CFLAGS)' all
+define with_variant
+	$(call with_tree,$(call build_variant,$(1)) && $(TOP)/tests/memcheck/run.sh $(1) $$obj/$(1)/fairtest $(RUN_ARGS))
+endef
+
+fault:
+	$(call with_tree,$(TOP)/tests/fault/matrix.sh $$obj/fairtest '$(FAULTS)' '$(P)' '$(SEED)' '$(TIMEOUT)' $(FILTER))
+
+valgrind:
+	$(call with_variant,valgrind)
+
+asan:
+	$(call with_variant,asan)
 
 clean:
 	rm -rf $(O)
@@ -61,6 +84,10 @@ help:
 	@echo '  list      list suite.case names'
 	@echo '  mutate    apply each mutant of fixtures/mutants to a copy of fair.c, run the'
 	@echo '            suites on it, print which cases catch it (fails below 90% caught)'
+	@echo '  fault     the suites under each libfiu failure point, once and with probability P,'
+	@echo '            then all at random: a table of outcomes, WARNs, invariant breaks, crashes'
+	@echo '  valgrind  the suites under valgrind memcheck: zero errors, zero bytes lost'
+	@echo '  asan      the suites built with ASan+UBSan (fair.c, shim, tests): zero reports'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -74,3 +101,9 @@ help:
 	@echo '  JUNIT=f     also write JUnit XML to file f'
 	@echo '  TIMEOUT=s   per-case time limit in seconds ($(TIMEOUT))'
 	@echo '  FAIRTEST_CACHE=dir  where the default tree is unpacked'
+	@echo '  FAULTS=a,b  make fault: these failure points only (a trailing * matches a prefix);'
+	@echo '              default all of:'
+	@sed -n 's/^FT_POINT([A-Z_]*,[[:space:]]*"\([^"]*\)".*/                \1/p' $(TOP)/shim/faults.def
+	@echo '  P=p         make fault: probability of the random runs, in [0,1] ($(P))'
+	@echo '              SEED also pins libfiu'"'"'s generator (FIU_PRNG_SEED): same SEED, same faults'
+	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "harness.h"
+#include "fiu_host.h"
 
 static bool mock_resched;
 
@@ -29,8 +30,29 @@ void ft_host_seam_called(const char *symbol, int cpu)
 		mock_resched_curr(cpu);
 }
 
+/* Fault injection (shim/fiu_host.c): FAIRTEST_FAULTS, FIU_PRNG_SEED. */
+void kunit_hook_run_begin(int argc, char **argv)
+{
+	ft_inject_setup();
+}
+
+void kunit_hook_header(void)
+{
+	ft_inject_header();
+}
+
+static void report_injected(struct kunit *test)
+{
+	for (int i = 0; i < FT_FP_NR; i++)
+		if (ft_inject_fired(i))
+			kunit_info(test, "failure point %s fired %lu times",
+				   ft_inject_name(i), ft_inject_fired(i));
+}
+
 void kunit_hook_case_begin(struct kunit *test)
 {
+	ft_inject_case_begin(test->suite->name, test->name);
+	ft_memcheck_case_begin();
 	ft_fault_reset();
 	mock_resched = false;
 }
@@ -77,7 +99,9 @@ void kunit_hook_case_end(struct kunit *test)
 			where(f->caller, loc, sizeof(loc));
 		KUNIT_FAIL(test, "%s at %s%s%s", f->what, loc, *f->msg ? ": " : "", f->msg);
 	}
+	report_injected(test);
 	ft_shutdown();
+	ft_memcheck_case_end(test);
 }
 
 int ft_test_boot(struct kunit *test, int nr_cpus)

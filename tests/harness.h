@@ -65,6 +65,10 @@ ft_s64 ft_test_exact_v(struct kunit *test, int cpu, int group);
 /* Weight as fair.c sums it (scale_load_down() on 64-bit). */
 ft_u64 ft_avg_weight(unsigned long scaled);
 
+/* Memory checking at the edges of every case (tests/memcheck.c). */
+void ft_memcheck_case_begin(void);
+void ft_memcheck_case_end(struct kunit *test);
+
 /* cmocka mock of the resched_curr seam; tests opt in per case. */
 void ft_mock_resched_enable(bool on);
 void mock_resched_curr(int cpu);
