@@ -10,6 +10,8 @@ FILTER	?=
 SEED	?= 1
 JUNIT	?=
 TIMEOUT	?= 60
+FAULTS	?=
+P	?= 0.05
 SERIES	?=
 COVERAGE ?= 1
 
@@ -29,7 +31,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list clean help gate coverage
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage
 all: build
 
 build:
@@ -43,7 +45,33 @@ list:
 
 # The project's tests: the fair.c suites, then our checks of the tools.
 test:
-	$(call with_tree,$(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
+	$(call with_tree,$(call build_variant,valgrind) && $(call build_variant,asan) && \
+	 FAIRTEST_PROFILE=$(PROFILE_FILE) $(TOP)/tests/project.sh $$obj $$ksrc $(RUN_ARGS))
+
+# Each deliberate bug of fixtures/mutants applied alone; the table of which
+# cases catch it. Fails below 90% caught.
+mutate:
+	$(call with_tree,$(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
+
+# Fault injection and memory/UB checking: tests/fault, tests/memcheck.
+# A variant is built in $$obj/<variant> from the same prepared tree.
+comma	:= ,
+asan_CFLAGS	:= -fsanitize=address$(comma)undefined -fno-sanitize-recover=all
+valgrind_CFLAGS	:= -ftrivial-auto-var-init=uninitialized
+build_variant = $(MAKE) --no-print-directory -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj \
+	 PROFILE=$(PROFILE_FILE) VARIANT=$(1) VARIANT_CFLAGS='$($(1)_CFLAGS)' all
+define with_variant
+	$(call with_tree,$(call build_variant,$(1)) && $(TOP)/tests/memcheck/run.sh $(1) $$obj/$(1)/fairtest $(RUN_ARGS))
+endef
+
+fault:
+	$(call with_tree,$(TOP)/tests/fault/matrix.sh $$obj/fairtest '$(FAULTS)' '$(P)' '$(SEED)' '$(TIMEOUT)' $(FILTER))
+
+valgrind:
+	$(call with_variant,valgrind)
+
+asan:
+	$(call with_variant,asan)
 
 # Per-patch gate (sched_fair/gate.sh) and whole-suite coverage (coverage/).
 gate:
@@ -61,9 +89,15 @@ help:
 	@echo
 	@echo 'Targets:'
 	@echo '  check     build against the tree and run the fair.c suites (KTAP on stdout)'
-	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test'
+	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test, mutate'
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
+	@echo '  mutate    apply each mutant of fixtures/mutants to a copy of fair.c, run the'
+	@echo '            suites on it, print which cases catch it (fails below 90% caught)'
+	@echo '  fault     the suites under each libfiu failure point, once and with probability P,'
+	@echo '            then all at random: a table of outcomes, WARNs, invariant breaks, crashes'
+	@echo '  valgrind  the suites under valgrind memcheck: zero errors, zero bytes lost'
+	@echo '  asan      the suites built with ASan+UBSan (fair.c, shim, tests): zero reports'
 	@echo '  gate      SERIES=... : apply, build, test and cover each patch of a series in turn'
 	@echo '            (table on stdout, KTAP and per-step coverage/HTML under the build dir)'
 	@echo '  coverage  the suites on one tree built with --coverage: fair.c summary, HTML'
@@ -83,3 +117,9 @@ help:
 	@echo '              b4), or a revision range A..B when KSRC is a git checkout'
 	@echo '  COVERAGE=0  gate without coverage (faster); default 1'
 	@echo '  FAIRTEST_CACHE=dir  where the default tree is unpacked'
+	@echo '  FAULTS=a,b  make fault: these failure points only (a trailing * matches a prefix);'
+	@echo '              default all of:'
+	@sed -n 's/^FT_POINT([A-Z_]*,[[:space:]]*"\([^"]*\)".*/                \1/p' $(TOP)/shim/faults.def
+	@echo '  P=p         make fault: probability of the random runs, in [0,1] ($(P))'
+	@echo '              SEED also pins libfiu'"'"'s generator (FIU_PRNG_SEED): same SEED, same faults'
+	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'

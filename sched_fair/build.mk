@@ -9,6 +9,10 @@
 # fair.c that replaces the tree's (a mutant: see sched_fair/mutate.sh).
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+# A variant (VARIANT=asan with its VARIANT_CFLAGS) shares the prepared
+# tree and flags in OBJ but builds every object and the binary in OBJ/VARIANT.
+VARIANT	?=
+B	:= $(OBJ)$(if $(VARIANT),/$(VARIANT))
 PREPARED := $(OBJ)/kbuild/.fairtest-prepared
 KFLAGS	= $(strip $(file < $(OBJ)/kflags))
 KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
@@ -18,18 +22,19 @@ UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unuse
 	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
 LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_pcpu_hot=pcpu_hot \
 	  $(VARIANT_CFLAGS)
-LDLIBS	= -lcmocka
+LDLIBS	= -lcmocka -lfiu
 
 # The tree's own code: fair.c (through the bridge), pelt.c and three libs.
-REAL_OBJS := $(OBJ)/k/fair_bridge.o $(OBJ)/k/pelt_unit.o \
-	     $(OBJ)/k/lib/rbtree.o $(OBJ)/k/lib/find_bit.o $(OBJ)/k/lib/hweight.o
+# x86's __sw_hweight* are the asm ones: callers assume only %rax changes.
+REAL_OBJS := $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o \
+	     $(B)/k/lib/rbtree.o $(B)/k/lib/find_bit.o $(B)/k/arch/x86/lib/hweight.o
 SHIM_SRCS := $(wildcard $(TOP)/shim/seams/*.c $(TOP)/shim/driver/*.c)
-SHIM_OBJS := $(patsubst $(TOP)/shim/%.c,$(OBJ)/k/%.o,$(SHIM_SRCS)) $(OBJ)/k/gen/prio_tables.o
-USER_SRCS := $(TOP)/shim/host.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
+SHIM_OBJS := $(patsubst $(TOP)/shim/%.c,$(B)/k/%.o,$(SHIM_SRCS)) $(B)/k/gen/prio_tables.o
+USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
 	     $(filter-out $(TOP)/tests/runner.c $(TOP)/tests/harness.c,$(wildcard $(TOP)/tests/*.c))
-USER_OBJS := $(patsubst $(TOP)/%.c,$(OBJ)/u/%.o,$(USER_SRCS)) $(OBJ)/u/gen/seam_stubs.o
+USER_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(USER_SRCS)) $(B)/u/gen/seam_stubs.o
 
-BIN	:= $(OBJ)/fairtest
+BIN	:= $(B)/fairtest
 
 all: $(BIN)
 
@@ -55,25 +60,29 @@ define kcc
 	@cat $@.err >&2; rm -f $@.err
 endef
 
-$(OBJ)/k/fair_bridge.o $(OBJ)/k/pelt_unit.o: $(OBJ)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
+$(B)/k/fair_bridge.o $(B)/k/pelt_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
 	$(kcc)
-$(OBJ)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
+$(B)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
 	$(kcc)
-$(OBJ)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
+$(B)/k/arch/x86/lib/%.o: KCFLAGS += -D__ASSEMBLY__ -Wa,--noexecstack
+$(B)/k/arch/x86/lib/%.o: $(KSRC)/arch/x86/lib/%.S $(PREPARED)
 	$(kcc)
-$(OBJ)/k/gen/prio_tables.o: $(OBJ)/gen/prio_tables.c $(PREPARED)
+$(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
+	$(kcc)
+$(B)/k/gen/prio_tables.o: $(OBJ)/gen/prio_tables.c $(PREPARED)
 	$(kcc)
 
 # Every symbol the real objects need must come from a seam in the manifest;
 # any other gets a generated abort-if-reached stub, listed, not a link error.
-$(OBJ)/gen/seam_stubs.c: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest $(TOP)/sched_fair/seams.sh
+$(B)/gen/seam_stubs.c: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest $(TOP)/sched_fair/seams.sh
+	@mkdir -p $(dir $@)
 	@$(TOP)/sched_fair/seams.sh $(TOP)/shim/seams.manifest "$(REAL_OBJS)" "$(SHIM_OBJS)" $@
 
-$(OBJ)/u/%.o: $(TOP)/%.c
+$(B)/u/%.o: $(TOP)/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $*.c"
 	@$(CC) $(UCFLAGS) -c $< -o $@
-$(OBJ)/u/gen/seam_stubs.o: $(OBJ)/gen/seam_stubs.c
+$(B)/u/gen/seam_stubs.o: $(B)/gen/seam_stubs.c
 	@mkdir -p $(dir $@)
 	@$(CC) $(UCFLAGS) -c $< -o $@
 
@@ -82,4 +91,4 @@ $(BIN): $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS) $(TOP)/shim/percpu.lds
 	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
 
 .PHONY: all
--include $(shell find $(OBJ)/k $(OBJ)/u -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/k $(B)/u -name '*.d' 2>/dev/null)

@@ -4,7 +4,7 @@
 # Install the Debian packages fairtest needs, only those that are missing,
 # with sudo when not root. Extra package names may be given as arguments.
 set -eu
-need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev python3 $*"
+need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev valgrind python3 $*"
 missing=
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

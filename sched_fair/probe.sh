@@ -41,6 +41,8 @@ if has '[[:space:]]nr_queued;' "${TMPDIR:-/tmp}/ft_cfs_rq.$$"; then
 else
 	echo "#define FT_CFS_NR		nr_running"
 fi
+has '[[:space:]]h_nr_runnable;' "${TMPDIR:-/tmp}/ft_cfs_rq.$$" && echo "#define FT_HAVE_H_NR_RUNNABLE	1"
+has '[[:space:]]h_nr_delayed;' "${TMPDIR:-/tmp}/ft_cfs_rq.$$" && echo "#define FT_HAVE_H_NR_DELAYED	1"
 if has '[[:space:]]h_nr_queued;' "${TMPDIR:-/tmp}/ft_cfs_rq.$$"; then
 	echo "#define FT_CFS_H_NR		h_nr_queued"
 else

@@ -23,9 +23,9 @@ nm -u $real | awk 'NF == 2 { print $2 }' | sort -u >"$tmp/undef"
 nm --defined-only $real | awk 'NF == 3 { print $3 }' | sort -u >"$tmp/real_def"
 # shellcheck disable=SC2086
 nm --defined-only $shim | awk 'NF == 3 && $2 ~ /[A-Z]/ { print $3 }' | sort -u >"$tmp/shim_def"
-# Instrumentation runtimes (--coverage, sanitizers) are the compiler's, not seams.
+# A variant build's instrumentation calls the compiler's own runtime.
 comm -23 "$tmp/undef" "$tmp/real_def" | grep -v -e '^fairtest_' -e '^ft_' \
-	-e '^__gcov_' -e '^__asan_' -e '^__ubsan_' -e '^__sanitizer_' >"$tmp/needed" || true
+	-e '^__asan_' -e '^__ubsan_' -e '^__lsan_' -e '^__sanitizer_' -e '^__gcov_' >"$tmp/needed" || true
 awk '!/^#/ && NF >= 3 { print $1 }' "$manifest" | sort -u >"$tmp/listed"
 
 awk '$2 == "libc" || $2 == "link" { print $1 }' "$manifest" | sort -u >"$tmp/libc"

@@ -29,6 +29,7 @@ int ft_nr_cpus(void);
 ft_u64 ft_now(void);		/* virtual nanoseconds since boot */
 ft_u64 ft_tick_nsec(void);	/* TICK_NSEC of the tree's config */
 ft_u64 ft_base_slice(void);	/* sysctl_sched_base_slice */
+void ft_set_base_slice(ft_u64 ns);	/* as debugfs sched/base_slice_ns does */
 
 /* ---- tasks: ids are small positive ints, 0 is "the idle task" ---- */
 struct ft_task_attr {
@@ -185,5 +186,24 @@ void __attribute__((noreturn)) ft_host_abort(const char *msg);
 void ft_host_fault(const struct ft_fault *fault);
 /* Hook for cmocka mocks of seam calls (resched_curr). */
 void ft_host_seam_called(const char *symbol, int cpu);
+
+/* ---- fault injection: libfiu points (shim/faults.def, shim/fiu_host.c) ---- */
+enum ft_point {
+#define FT_POINT(id, name, effect)	FT_FP_##id,
+#include "faults.def"
+#undef FT_POINT
+	FT_FP_NR
+};
+/* Kernel side: does @point fail now? libfiu decides; firings are counted. */
+int ft_host_fail(enum ft_point point);
+/* User side, for tests: enable a point in this case's process only. */
+const char *ft_inject_name(enum ft_point point);
+int ft_inject_enable(enum ft_point point, double probability); /* 1: always */
+int ft_inject_nth(enum ft_point point, unsigned int nth); /* nth use from now */
+void ft_inject_disable(enum ft_point point);
+unsigned long ft_inject_fired(enum ft_point point);
+/* What an error path must leave unchanged. */
+long ft_slab_live(void);	/* slab objects allocated and not yet freed */
+ft_u64 ft_rq_clock(int cpu);	/* rq->clock */
 
 #endif /* FAIRTEST_H */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "harness.h"
+#include "fiu_host.h"
 
 static bool mock_resched;
 
@@ -29,8 +30,29 @@ void ft_host_seam_called(const char *symbol, int cpu)
 		mock_resched_curr(cpu);
 }
 
+/* Fault injection (shim/fiu_host.c): FAIRTEST_FAULTS, FIU_PRNG_SEED. */
+void kunit_hook_run_begin(int argc, char **argv)
+{
+	ft_inject_setup();
+}
+
+void kunit_hook_header(void)
+{
+	ft_inject_header();
+}
+
+static void report_injected(struct kunit *test)
+{
+	for (int i = 0; i < FT_FP_NR; i++)
+		if (ft_inject_fired(i))
+			kunit_info(test, "failure point %s fired %lu times",
+				   ft_inject_name(i), ft_inject_fired(i));
+}
+
 void kunit_hook_case_begin(struct kunit *test)
 {
+	ft_inject_case_begin(test->suite->name, test->name);
+	ft_memcheck_case_begin();
 	ft_fault_reset();
 	mock_resched = false;
 }
@@ -77,7 +99,9 @@ void kunit_hook_case_end(struct kunit *test)
 			where(f->caller, loc, sizeof(loc));
 		KUNIT_FAIL(test, "%s at %s%s%s", f->what, loc, *f->msg ? ": " : "", f->msg);
 	}
+	report_injected(test);
 	ft_shutdown();
+	ft_memcheck_case_end(test);
 }
 
 int ft_test_boot(struct kunit *test, int nr_cpus)
@@ -133,6 +157,33 @@ int ft_test_entities(struct kunit *test, int cpu, int group, struct ft_entity *o
 	KUNIT_ASSERT_GE(test, n, 0);
 	KUNIT_ASSERT_LE(test, n, FT_MAX_ENTITIES);
 	return n;
+}
+
+ft_s64 ft_exact_v(const struct ft_entity *ents, int n)
+{
+	__int128 sum = 0, load = 0, q;
+
+	if (!n)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		sum += (__int128)ft_avg_weight(ents[i].weight) * (ents[i].vruntime - ents[0].vruntime);
+		load += ft_avg_weight(ents[i].weight);
+	}
+	q = sum / load;
+	if (q * load > sum)	/* floor, not truncation */
+		q--;
+	return ents[0].vruntime + (ft_s64)q;
+}
+
+ft_s64 ft_test_exact_v(struct kunit *test, int cpu, int group)
+{
+	struct ft_entity ents[FT_MAX_ENTITIES];
+	int curr = ft_curr(cpu);
+
+	if (curr > 0)	/* brings the running task's vruntime up to date */
+		ft_test_info(test, curr);
+
+	return ft_exact_v(ents, ft_test_entities(test, cpu, group, ents));
 }
 
 ft_u64 ft_avg_weight(unsigned long scaled)

@@ -57,8 +57,17 @@ static inline unsigned long long ft_rand(unsigned long long *state)
 	return x ^ (x >> 31);
 }
 
+/* V exactly: floor(sum w_i * v_i / sum w_i) over the queue, in 128 bits. */
+ft_s64 ft_exact_v(const struct ft_entity *ents, int n);
+/* The queue's exact V on a cfs_rq, and a task's exact lag V - v there. */
+ft_s64 ft_test_exact_v(struct kunit *test, int cpu, int group);
+
 /* Weight as fair.c sums it (scale_load_down() on 64-bit). */
 ft_u64 ft_avg_weight(unsigned long scaled);
+
+/* Memory checking at the edges of every case (tests/memcheck.c). */
+void ft_memcheck_case_begin(void);
+void ft_memcheck_case_end(struct kunit *test);
 
 /* cmocka mock of the resched_curr seam; tests opt in per case. */
 void ft_mock_resched_enable(bool on);

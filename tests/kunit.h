@@ -57,6 +57,7 @@ struct kunit_suite {
 
 /* Hooks for the harness; runner.c has weak no-op defaults. */
 void kunit_hook_run_begin(int argc, char **argv);	/* once, before any case */
+void kunit_hook_header(void);	/* may print "# ..." lines in the KTAP header */
 void kunit_hook_case_begin(struct kunit *test);	/* in the case, before init */
 void kunit_hook_case_end(struct kunit *test);	/* in the case, after exit */
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
-# then the runner's self-test. Ends with one tally line over all three.
+# valgrind, ASan+UBSan and the fault matrix, the runner's self-test and
+# `make mutate`. Ends with one tally line over all of them.
 #
 # usage: tests/project.sh OBJ KSRC [runner args...]
 set -u
@@ -19,6 +20,44 @@ suites=$(sed -n 's/^fairtest: //p' "$obj/check.ktap" | tail -n 1)
 cat "$obj/cli.log"
 cli=$(sed -n 's/^cli: //p' "$obj/cli.log")
 
+# The same suites under memcheck and built with ASan+UBSan (the variants
+# make test built in OBJ/valgrind, OBJ/asan), and the fault matrix; each is
+# one check. They get the run's seed, timeout and globs, not its --junit.
+seed=1 timeout=60
+set -- "$@" --end
+while [ "$1" != --end ]; do
+	case $1 in
+	--seed) seed=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--junit) shift ;;
+	*) set -- "$@" "$1" ;;
+	esac
+	shift
+done
+shift
+tools=0 tools_failed=0
+for tool in valgrind asan; do
+	tools=$((tools + 1))
+	if "$top/tests/memcheck/run.sh" $tool "$obj/$tool/fairtest" --seed "$seed" --timeout "$timeout" "$@" \
+		>"$obj/$tool.log" 2>&1; then
+		echo "ok - $(tail -n 1 "$obj/$tool.log")"
+	else
+		grep -v '^    ok \|^ok ' "$obj/$tool.log"
+		echo "not ok - $tool: see above"
+		tools_failed=$((tools_failed + 1))
+	fi
+done
+tools=$((tools + 1))
+if "$top/tests/fault/matrix.sh" "$obj/fairtest" "" 0.05 "$seed" "$timeout" "$@" >"$obj/fault.log" 2>&1; then
+	echo "ok - fault matrix: $(tail -n 1 "$obj/fault.log")"
+else
+	cat "$obj/fault.log"
+	echo "not ok - fault matrix: see above"
+	tools_failed=$((tools_failed + 1))
+fi
+[ "$tools_failed" -eq 0 ] || failed=1
+memfault="$((tools - tools_failed)) passed, $tools_failed failed"
+
 if KUNIT_PY=$ksrc/tools/testing/kunit/kunit.py "$top/tests/selftest/run.sh" >"$obj/selftest.log" 2>&1; then
 	selftest="1 passed, 0 failed"
 	echo "ok - runner self-test"
@@ -28,11 +67,21 @@ else
 	failed=1
 fi
 
+# The suites must catch every deliberate bug of fixtures/mutants (>= 90%).
+if "$top/sched_fair/mutate.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" --timeout 30 >"$obj/mutate.log" 2>&1; then
+	echo "ok - make mutate: $(tail -n 1 "$obj/mutate.log")"
+	mutate="1 passed, 0 failed"
+else
+	cat "$obj/mutate.log"
+	mutate="0 passed, 1 failed"
+	failed=1
+fi
+
 # The per-patch gate on our fixture series, broken twins and bad input.
 "$top/tests/gate/run.sh" "$obj" "$ksrc" >"$obj/gate.log" 2>&1 || failed=1
 cat "$obj/gate.log"
 gate=$(sed -n 's/^gate: \([0-9]* passed\)/\1/p' "$obj/gate.log" | tail -n 1)
 
-sum() { echo "$suites, $cli, $selftest, $gate" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+sum() { echo "$suites, $cli, $memfault, $selftest, $mutate, $gate" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed

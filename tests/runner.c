@@ -88,6 +88,10 @@ __attribute__((weak)) void kunit_hook_run_begin(int argc, char **argv)
 	(void)argv;
 }
 
+__attribute__((weak)) void kunit_hook_header(void)
+{
+}
+
 __attribute__((weak)) void kunit_hook_case_begin(struct kunit *test)
 {
 	(void)test;
@@ -917,6 +921,8 @@ int main(int argc, char **argv)
 	if (opt.list) {
 		for (size_t i = 0; i < n; i++)
 			printf("%s.%s\n", res[i].suite->name, res[i].kcase->name);
+		free(res);
+		free(opt.filters);
 		return 0;
 	}
 	if (opt.junit) {	/* fail now, not after the whole run */
@@ -930,7 +936,9 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < n; i++)
 		nr_run += !i || res[i].suite != res[i - 1].suite;
-	printf("KTAP version 1\n# fairtest seed: %llu\n1..%zu\n", opt.seed, nr_run);
+	printf("KTAP version 1\n# fairtest seed: %llu\n", opt.seed);
+	kunit_hook_header();
+	printf("1..%zu\n", nr_run);
 	for (size_t i = 0, j, num = 1; i < n; i = j, num++) {
 		for (j = i; j < n && res[j].suite == res[i].suite; j++)
 			;

@@ -78,7 +78,63 @@ static void group_shares_split_hierarchically(struct kunit *test)
 	expect_share(test, grouped[1], RUN_NS / 4);
 }
 
+/* A always runnable, B 1 ms run / 1 ms sleep, nice 0, one CPU, 10 s. */
+static void run_sleeper_experiment(struct kunit *test, ft_u64 *a_ns, ft_u64 *b_ns)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	int a, b;
+
+	a = ft_test_fork(test, 0, 0);
+	attr.run_ns = NSEC_PER_MSEC;
+	attr.sleep_ns = NSEC_PER_MSEC;
+	b = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT(test, b, 0);
+	ft_run_for(RUN_NS);
+	*a_ns = ft_test_info(test, a).exec_ns;
+	*b_ns = ft_test_info(test, b).exec_ns;
+	kunit_info(test, "A (always runnable): %.2f%%, B (1 ms run / 1 ms sleep): %.2f%%",
+		   100.0 * *a_ns / RUN_NS, 100.0 * *b_ns / RUN_NS);
+	KUNIT_EXPECT_EQ(test, *a_ns + *b_ns, ft_cpu_busy_ns(0));
+}
+
+/*
+ * The sleeper-fairness experiment from the 2023 EEVDF discussion (DESIGN.md
+ * 5.13) under strict EEVDF, DELAY_DEQUEUE off: B leaves the queue when it
+ * sleeps and comes back with the lag it left with, so sleeping earns
+ * nothing; each cycle B's 1 ms is matched by 2 ms of A (B's 1 ms of sleep
+ * plus 1 ms of A's share while B waits). Expect B at 1/3 of the CPU within
+ * 2 points, A the rest.
+ */
+static void strict_eevdf_sleeper_gets_a_third(struct kunit *test)
+{
+	ft_u64 a_ns, b_ns;
+
+	ft_test_features(test, "!DELAY_DEQUEUE", "PLACE_LAG", NULL);
+	run_sleeper_experiment(test, &a_ns, &b_ns);
+	KUNIT_EXPECT_GE(test, b_ns, RUN_NS / 3 - RUN_NS / 50);
+	KUNIT_EXPECT_LE(test, b_ns, RUN_NS / 3 + RUN_NS / 50);
+}
+
+/*
+ * The same with the tree's default DELAY_DEQUEUE: B sleeps still owing
+ * (it ran past V), so it stays queued, delayed; its debt is paid while it
+ * sleeps, and its wake-up 1 ms later finds it still queued and requeues it
+ * in place, eligible, so it preempts A. Expect B to get its whole demand,
+ * half the CPU, within 2 points: the behaviour delayed dequeue brought.
+ */
+static void delay_dequeue_sleeper_gets_half(struct kunit *test)
+{
+	ft_u64 a_ns, b_ns;
+
+	ft_test_features(test, "DELAY_DEQUEUE", NULL);
+	run_sleeper_experiment(test, &a_ns, &b_ns);
+	KUNIT_EXPECT_GE(test, b_ns, RUN_NS / 2 - RUN_NS / 50);
+	KUNIT_EXPECT_LE(test, b_ns, RUN_NS / 2);
+}
+
 static struct kunit_case shares_cases[] = {
+	KUNIT_CASE(strict_eevdf_sleeper_gets_a_third),
+	KUNIT_CASE(delay_dequeue_sleeper_gets_half),
 	KUNIT_CASE(nice_levels_share_cpu_by_weight),
 	KUNIT_CASE(group_shares_split_hierarchically),
 	{}

@@ -237,3 +237,8 @@ u64 ft_base_slice(void)
 {
 	return sysctl_sched_base_slice;
 }
+
+void ft_set_base_slice(u64 ns)
+{
+	sysctl_sched_base_slice = ns;
+}

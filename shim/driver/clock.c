@@ -6,8 +6,17 @@
  * Advancing it charges the elapsed time to each CPU that had a task
  * running (the busy time tests compare exec time against) and moves
  * jiffies at the tree's HZ.
+ *
+ * The clock's failure points are what a real sched_clock does: jump ahead
+ * after a paused VM and stay ahead; read behind once when a remote rq is
+ * updated from a CPU whose TSC lags; stand still between reads when it is
+ * a coarse (jiffies-based) clock. What the rq clock makes of each is
+ * update_rq_clock()'s business, as in the kernel.
  */
 #include "driver.h"
+
+#define FT_CLOCK_JUMP_NS	(2 * NSEC_PER_SEC)
+#define FT_CLOCK_BEHIND_NS	NSEC_PER_MSEC
 
 u64 ft_clock_now(void)
 {
@@ -17,6 +26,26 @@ u64 ft_clock_now(void)
 u64 ft_now(void)
 {
 	return ft_m.now;
+}
+
+u64 ft_clock_peek(void)
+{
+	return ft_m.now + ft_m.clock_ahead;
+}
+
+u64 ft_clock_read(int cpu)
+{
+	u64 t;
+
+	if (ft_host_fail(FT_FP_CLOCK_JUMP))
+		ft_m.clock_ahead += FT_CLOCK_JUMP_NS;
+	t = ft_clock_peek();
+	if (ft_host_fail(FT_FP_CLOCK_BACKWARDS))
+		t = t > FT_CLOCK_BEHIND_NS ? t - FT_CLOCK_BEHIND_NS : 0;
+	else if (ft_host_fail(FT_FP_CLOCK_STALL))
+		t = min(t, ft_m.clock_last[cpu]);
+	ft_m.clock_last[cpu] = t;
+	return t;
 }
 
 void ft_clock_advance_to(u64 t)
@@ -33,4 +62,9 @@ void ft_clock_advance_to(u64 t)
 u64 ft_cpu_busy_ns(int cpu)
 {
 	return cpu >= 0 && cpu < ft_m.nr_cpus ? ft_m.busy_ns[cpu] : 0;
+}
+
+u64 ft_rq_clock(int cpu)
+{
+	return cpu >= 0 && cpu < ft_m.nr_cpus ? cpu_rq(cpu)->clock : 0;
 }

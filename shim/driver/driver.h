@@ -23,6 +23,7 @@ struct ft_task {
 	u64 run_ns, sleep_ns;	/* behaviour; 0 = always runnable */
 	u64 run_until_exec;	/* sleeps when sum_exec_runtime reaches this */
 	u64 wake_at;		/* 0 = not sleeping on a timer */
+	u64 resume_at;		/* after a spurious wake-up: the real wake_at */
 	unsigned long switches_in;
 	bool was_on_rq;		/* for the lag-clamp-at-dequeue check */
 };
@@ -37,6 +38,8 @@ struct ft_op {
 struct ft_machine {
 	int nr_cpus;
 	u64 now;
+	u64 clock_ahead;		/* sched_clock minus now, after jumps */
+	u64 clock_last[NR_CPUS];	/* last sched_clock_cpu() read */
 	u64 next_tick[NR_CPUS];
 	u64 busy_ns[NR_CPUS];
 	void *cpu_area[NR_CPUS];
@@ -96,6 +99,8 @@ void ft_task_dead(struct task_struct *p);
 
 /* clock.c */
 u64 ft_clock_now(void);
+u64 ft_clock_read(int cpu);	/* sched_clock_cpu(), failure points applied */
+u64 ft_clock_peek(void);	/* what sched_clock reads now, no fault drawn */
 void ft_clock_advance_to(u64 t);
 
 /* boot.c */

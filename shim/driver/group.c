@@ -3,6 +3,9 @@
  * Task groups, as the cpu cgroup controller creates them
  * (sched_create_group + sched_online_group) and tears them down; the
  * per-CPU entities and cfs_rqs are fair.c's own (alloc_fair_sched_group).
+ * Either allocation may fail (failure points sched/sched_create_group and
+ * sched/alloc_fair_sched_group): the error path is core.c's, -ENOMEM with
+ * everything allocated so far freed and nothing linked anywhere.
  */
 #include "driver.h"
 
@@ -18,7 +21,7 @@ int ft_group_create(int parent_id)
 {
 	struct task_group *parent = ft_group_of(parent_id);
 	struct task_group *tg;
-	int g;
+	int g, ok;
 
 	ft_op_begin1("group_create", parent_id);
 	if (!parent)
@@ -27,10 +30,14 @@ int ft_group_create(int parent_id)
 		;
 	if (g == FT_MAX_GROUPS)
 		return -ENOSPC;
-	tg = ft_host_zalloc(sizeof(*tg));
+	/* kmem_cache_alloc(task_group_cache, ...) */
+	tg = ft_host_fail(FT_FP_SCHED_CREATE_GROUP) ? NULL : ft_host_zalloc(sizeof(*tg));
 	if (!tg)
 		return -ENOMEM;
-	if (!alloc_fair_sched_group(tg, parent)) {
+	ft_slab_site = FT_FP_ALLOC_FAIR_SCHED_GROUP;
+	ok = alloc_fair_sched_group(tg, parent);
+	ft_slab_site = FT_FP_NR;
+	if (!ok) {
 		free_fair_sched_group(tg);
 		ft_host_free(tg);
 		return -ENOMEM;

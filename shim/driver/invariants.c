@@ -17,7 +17,7 @@
 
 enum ft_rule {
 	RULE_AVG_VRUNTIME, RULE_AVG_LOAD, RULE_LOAD, RULE_NR_RUNNING,
-	RULE_H_NR_QUEUED, RULE_H_NR_DELAYED, RULE_RQ_NR_RUNNING,
+	RULE_H_NR_QUEUED, RULE_H_NR_DELAYED, RULE_H_NR_RUNNABLE, RULE_RQ_NR_RUNNING,
 	RULE_TREE_ORDER, RULE_CURR_IN_TREE, RULE_MIN_VRUNTIME, RULE_MIN_SLICE,
 	RULE_CFS_MIN_SLICE, RULE_ELIGIBLE, RULE_PICK, RULE_LAG_CLAMP,
 };
@@ -29,6 +29,7 @@ static const char *const rule_names[] = {
 	[RULE_NR_RUNNING]	= "nr_running counts the tree plus a queued curr",
 	[RULE_H_NR_QUEUED]	= "h_nr_queued counts the tasks queued below",
 	[RULE_H_NR_DELAYED]	= "h_nr_delayed counts the delayed tasks below",
+	[RULE_H_NR_RUNNABLE]	= "h_nr_runnable counts the tasks below not delayed",
 	[RULE_RQ_NR_RUNNING]	= "rq nr_running counts the queued tasks",
 	[RULE_TREE_ORDER]	= "tree is in deadline order",
 	[RULE_CURR_IN_TREE]	= "curr is not in the tree",
@@ -205,13 +206,33 @@ static void check_eligibility_and_pick(struct cfs_rq *cfs_rq)
 	       picked, pick ? (s64)pick->deadline : 0, name, best ? (s64)best->deadline : 0);
 }
 
+/* What a walk of one queue counts, for the counters fair.c keeps. */
+struct queued {
+	unsigned int nr, h_nr, h_delayed, h_runnable;
+	unsigned long load;
+	u64 min_slice;
+};
+
+static void count_queued(struct sched_entity *se, struct queued *q)
+{
+	q->nr++;
+	q->load += se->load.weight;
+	q->min_slice = min(q->min_slice, se->slice);
+	q->h_nr += se->my_q ? se->my_q->FT_CFS_H_NR : 1;
+#ifdef FT_HAVE_H_NR_DELAYED
+	q->h_delayed += se->my_q ? se->my_q->h_nr_delayed : se->sched_delayed;
+#endif
+#ifdef FT_HAVE_H_NR_RUNNABLE
+	q->h_runnable += se->my_q ? se->my_q->h_nr_runnable : !se->sched_delayed;
+#endif
+}
+
 static void check_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se, *prev = NULL, *curr = queued_curr(cfs_rq);
-	unsigned int nr = 0, h_nr = 0, h_delayed = 0;
-	unsigned long load = 0;
+	struct queued q = { .min_slice = ~0ULL };
 	s128 key_sum = 0;
-	u64 avg_load = 0, min_slice = ~0ULL;
+	u64 avg_load = 0;
 	char name[32];
 
 	for_each_tree_entity(se, cfs_rq) {
@@ -231,37 +252,27 @@ static void check_cfs_rq(struct cfs_rq *cfs_rq)
 	if (cfs_rq->avg_load != avg_load)
 		broken(RULE_AVG_LOAD, cfs_rq, "%llu, brute force %llu", cfs_rq->avg_load, avg_load);
 
-	for_each_tree_entity(se, cfs_rq) {
-		nr++;
-		load += se->load.weight;
-		min_slice = min(min_slice, se->slice);
-		h_nr += se->my_q ? se->my_q->FT_CFS_H_NR : 1;
-#ifdef FT_HAVE_DELAYED_DEQUEUE
-		h_delayed += se->my_q ? se->my_q->h_nr_delayed : se->sched_delayed;
+	for_each_tree_entity(se, cfs_rq)
+		count_queued(se, &q);
+	if (curr)
+		count_queued(curr, &q);
+	if (cfs_rq->FT_CFS_NR != q.nr)
+		broken(RULE_NR_RUNNING, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_NR, q.nr);
+	if (cfs_rq->load.weight != q.load)
+		broken(RULE_LOAD, cfs_rq, "%lu, summed %lu", cfs_rq->load.weight, q.load);
+	if (cfs_rq->FT_CFS_H_NR != q.h_nr)
+		broken(RULE_H_NR_QUEUED, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_H_NR, q.h_nr);
+#ifdef FT_HAVE_H_NR_DELAYED
+	if (cfs_rq->h_nr_delayed != q.h_delayed)
+		broken(RULE_H_NR_DELAYED, cfs_rq, "%u, counted %u", cfs_rq->h_nr_delayed, q.h_delayed);
 #endif
-	}
-	if (curr) {
-		nr++;
-		load += curr->load.weight;
-		min_slice = min(min_slice, curr->slice);
-		h_nr += curr->my_q ? curr->my_q->FT_CFS_H_NR : 1;
-#ifdef FT_HAVE_DELAYED_DEQUEUE
-		h_delayed += curr->my_q ? curr->my_q->h_nr_delayed : curr->sched_delayed;
+#ifdef FT_HAVE_H_NR_RUNNABLE
+	if (cfs_rq->h_nr_runnable != q.h_runnable)
+		broken(RULE_H_NR_RUNNABLE, cfs_rq, "%u, counted %u", cfs_rq->h_nr_runnable, q.h_runnable);
 #endif
-	}
-	if (cfs_rq->FT_CFS_NR != nr)
-		broken(RULE_NR_RUNNING, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_NR, nr);
-	if (cfs_rq->load.weight != load)
-		broken(RULE_LOAD, cfs_rq, "%lu, summed %lu", cfs_rq->load.weight, load);
-	if (cfs_rq->FT_CFS_H_NR != h_nr)
-		broken(RULE_H_NR_QUEUED, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_H_NR, h_nr);
-#ifdef FT_HAVE_DELAYED_DEQUEUE
-	if (cfs_rq->h_nr_delayed != h_delayed)
-		broken(RULE_H_NR_DELAYED, cfs_rq, "%u, counted %u", cfs_rq->h_nr_delayed, h_delayed);
-#endif
-	if (nr && min_slice_broken(ft_fair_min_slice(cfs_rq), min_slice))
+	if (q.nr && min_slice_broken(ft_fair_min_slice(cfs_rq), q.min_slice))
 		broken(RULE_CFS_MIN_SLICE, cfs_rq, "%llu, scanned %llu",
-		       ft_fair_min_slice(cfs_rq), min_slice);
+		       ft_fair_min_slice(cfs_rq), q.min_slice);
 
 	if (cfs_rq->tasks_timeline.rb_root.rb_node) {
 		u64 v, s;

@@ -5,19 +5,22 @@
  * timer, a running task using up its run budget), handles it, then lets
  * every CPU asked to reschedule do so, in CPU order. No host time, no
  * threads: the same calls give the same schedule, byte for byte.
+ *
+ * The tick's failure points are what a periodic tick really does: it is
+ * lost (an overrun hrtimer runs once for several periods), runs twice with
+ * no time in between, or comes late after interrupts were off for longer
+ * than the running slice. A timed sleep may be cut short by a spurious
+ * wake-up halfway: the task runs, finds nothing to do and sleeps again
+ * until its real wake-up.
  */
 #include "driver.h"
 
-/* sched_tick() on @cpu */
-int ft_tick(int cpu)
+/* sched_tick() on @cpu, then the preemption point of the interrupt exit */
+static void tick_once(int cpu)
 {
-	struct rq *rq;
+	struct rq *rq = cpu_rq(cpu);
 	struct rq_flags rf;
 
-	ft_op_begin1("tick", cpu);
-	if (!ft_m.booted || cpu < 0 || cpu >= ft_m.nr_cpus)
-		return -EINVAL;
-	rq = cpu_rq(cpu);
 	ft_switch_cpu(cpu);
 	local_irq_disable();
 	rq_lock(rq, &rf);
@@ -28,6 +31,18 @@ int ft_tick(int cpu)
 	rq->idle_balance = idle_cpu(cpu);
 	sched_balance_trigger(rq);
 	ft_resched_pending();
+}
+
+int ft_tick(int cpu)
+{
+	ft_op_begin1("tick", cpu);
+	if (!ft_m.booted || cpu < 0 || cpu >= ft_m.nr_cpus)
+		return -EINVAL;
+	if (ft_host_fail(FT_FP_TICK_LOST))
+		return 0;
+	tick_once(cpu);
+	if (ft_host_fail(FT_FP_TICK_DOUBLED))
+		tick_once(cpu);
 	return 0;
 }
 
@@ -45,7 +60,21 @@ int ft_schedule(int cpu)
 /* Exec time of the running task as of now, without touching fair.c state. */
 static u64 exec_now(struct task_struct *p)
 {
-	return p->se.sum_exec_runtime + (ft_m.now - p->se.exec_start);
+	u64 clock = ft_clock_peek();	/* exec_start is on the sched_clock scale */
+
+	return p->se.sum_exec_runtime +
+	       (clock > p->se.exec_start ? clock - p->se.exec_start : 0);
+}
+
+/* Interrupts were off: the tick comes after the running slice is over. */
+static u64 tick_delay(int cpu)
+{
+	struct task_struct *curr = cpu_rq(cpu)->curr;
+	u64 slice = sysctl_sched_base_slice;
+
+	if (curr != cpu_rq(cpu)->idle)
+		slice = max(slice, curr->se.slice);
+	return slice + TICK_NSEC;
 }
 
 static u64 budget_end(int cpu)
@@ -87,19 +116,33 @@ static void run_events(void)
 			continue;
 		t = &ft_m.tasks[p->pid];
 		ft_task_sleep(p->pid);
-		t->wake_at = ft_m.now + t->sleep_ns;
+		if (t->resume_at) {	/* back from a spurious wake-up */
+			t->wake_at = t->resume_at;
+			t->resume_at = 0;
+		} else if (ft_host_fail(FT_FP_WAKE_SPURIOUS)) {
+			t->resume_at = ft_m.now + t->sleep_ns;
+			t->wake_at = ft_m.now + t->sleep_ns / 2;
+		} else {
+			t->wake_at = ft_m.now + t->sleep_ns;
+		}
 	}
 	for (int id = 1; id < FT_MAX_TASKS; id++) {
 		struct ft_task *t = &ft_m.tasks[id];
 
 		if (!t->p || !t->wake_at || t->wake_at > ft_m.now)
 			continue;
-		t->run_until_exec = t->p->se.sum_exec_runtime + t->run_ns;
+		/* a spurious wake-up finds no work: it sleeps once it has run */
+		t->run_until_exec = t->p->se.sum_exec_runtime +
+				    (t->resume_at ? 0 : t->run_ns);
 		ft_task_wake(id);
 	}
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		if (ft_m.next_tick[cpu] > ft_m.now)
 			continue;
+		if (ft_host_fail(FT_FP_TICK_DELAYED)) {
+			ft_m.next_tick[cpu] = ft_m.now + tick_delay(cpu);
+			continue;
+		}
 		ft_m.next_tick[cpu] += TICK_NSEC;
 		ft_tick(cpu);
 	}

@@ -3,7 +3,9 @@
  * Task life cycle for the bridge: fork (sched_fork + wake_up_new_task),
  * wake-up (try_to_wake_up), sleep, exit, and the attribute changes that
  * core.c performs with the task dequeued and put (nice, custom slice,
- * group move), each under task_rq_lock with one clock update.
+ * group move), each under task_rq_lock with one clock update. Wake-ups
+ * carry two failure points: delivered twice, and delivered after the
+ * task's CPU left its affinity mask (the core's fallback then applies).
  */
 #include "driver.h"
 
@@ -59,7 +61,8 @@ int ft_task_fork(const struct ft_task_attr *attr)
 		;
 	if (id == FT_MAX_TASKS)
 		return -EAGAIN;
-	p = ft_host_zalloc(sizeof(*p));
+	/* dup_task_struct(): fork fails before the scheduler hears of it */
+	p = ft_host_fail(FT_FP_DUP_TASK_STRUCT) ? NULL : ft_host_zalloc(sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 
@@ -101,7 +104,21 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	return id;
 }
 
-int ft_task_wake(int id)
+/*
+ * sched_setaffinity() on a sleeping task, to every CPU but @cpu: what
+ * __do_set_cpus_allowed() does when the task is neither queued nor running.
+ */
+static void disallow_cpu(struct task_struct *p, int cpu)
+{
+	struct cpumask mask;
+	struct affinity_context ac = { .new_mask = &mask, .flags = SCA_CHECK };
+
+	cpumask_copy(&mask, cpu_active_mask);
+	cpumask_clear_cpu(cpu, &mask);
+	p->sched_class->set_cpus_allowed(p, &ac);
+}
+
+static int ttwu(int id)
 {
 	struct task_struct *p = ft_task_of(id);
 	int cpu, wake_flags = WF_TTWU;
@@ -131,6 +148,9 @@ int ft_task_wake(int id)
 	}
 
 	WRITE_ONCE(p->__state, TASK_WAKING);
+	/* an affinity change raced with the sleep: prev CPU not allowed now */
+	if (ft_m.nr_cpus > 1 && ft_host_fail(FT_FP_WAKE_DISALLOWED_CPU))
+		disallow_cpu(p, task_cpu(p));
 	ft_switch_cpu(task_cpu(p));
 	cpu = ft_select_task_rq(p, p->wake_cpu, &wake_flags);
 	if (task_cpu(p) != cpu) {
@@ -147,6 +167,16 @@ int ft_task_wake(int id)
 	WRITE_ONCE(p->__state, TASK_RUNNING);
 	unlock_task(rq, p, &rf);
 	return 0;
+}
+
+/* A duplicate finds the task running: try_to_wake_up()'s state check. */
+int ft_task_wake(int id)
+{
+	int ret = ttwu(id);
+
+	if (!ret && ft_host_fail(FT_FP_WAKE_DUPLICATE))
+		ttwu(id);
+	return ret;
 }
 
 /*

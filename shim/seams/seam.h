@@ -39,6 +39,9 @@ void ft_spin_release(struct raw_spinlock *lock, void *caller);
 /* Rule breaks found by the shim itself (locking, clock), with the caller. */
 void ft_fault_here(const char *what, void *caller, const char *fmt, ...);
 
+/* The failure point standing for the kernel function now allocating. */
+extern enum ft_point ft_slab_site;
+
 /* The fake CPU the harness is executing as (see asm/percpu.h override). */
 extern int fairtest_cpu;
 void ft_switch_cpu(int cpu);

@@ -4,6 +4,10 @@
  * cfs_rqs when a task group is created. Fakes on top of the host allocator;
  * the memory is always zeroed, which covers __GFP_ZERO and makes a missed
  * initialisation show up the same way every run. Freed through ft_host_free.
+ * Each entry point is a failure point, and so is "any allocation made
+ * under alloc_fair_sched_group" (the driver marks that span), since a
+ * GFP_KERNEL allocation may fail where __GFP_NOFAIL is not given. Live
+ * objects are counted, so a test can see an error path leak nothing.
  */
 #include <linux/slab.h>
 #include "seam.h"
@@ -11,28 +15,54 @@
 struct kmem_cache *
 kmalloc_caches[NR_KMALLOC_TYPES][KMALLOC_SHIFT_HIGH + 1] __ro_after_init;
 
+/* Set by the driver around the kernel function it stands for. */
+enum ft_point ft_slab_site = FT_FP_NR;
+static long live;
+
+static void *slab_alloc(size_t size, gfp_t flags, enum ft_point point)
+{
+	void *p;
+
+	if (!(flags & __GFP_NOFAIL) &&
+	    (ft_host_fail(point) ||
+	     (ft_slab_site != FT_FP_NR && ft_host_fail(ft_slab_site))))
+		return NULL;
+	p = ft_host_zalloc(size);
+	if (p)
+		live++;
+	return p;
+}
+
 void *__kmalloc_noprof(size_t size, gfp_t flags)
 {
-	return ft_host_zalloc(size);
+	return slab_alloc(size, flags, FT_FP_KMALLOC);
 }
 
 void *__kmalloc_node_noprof(DECL_BUCKET_PARAMS(size, b), gfp_t flags, int node)
 {
-	return ft_host_zalloc(size);
+	return slab_alloc(size, flags, FT_FP_KMALLOC_NODE);
 }
 
 void *__kmalloc_cache_noprof(struct kmem_cache *s, gfp_t flags, size_t size)
 {
-	return ft_host_zalloc(size);
+	return slab_alloc(size, flags, FT_FP_KMALLOC_CACHE);
 }
 
 void *__kmalloc_cache_node_noprof(struct kmem_cache *s, gfp_t flags, int node,
 				  size_t size)
 {
-	return ft_host_zalloc(size);
+	return slab_alloc(size, flags, FT_FP_KMALLOC_CACHE_NODE);
 }
 
 void kfree(const void *objp)
 {
+	if (ZERO_OR_NULL_PTR(objp))
+		return;
+	live--;
 	ft_host_free((void *)objp);
+}
+
+long ft_slab_live(void)
+{
+	return live;
 }

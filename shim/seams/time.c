@@ -2,7 +2,8 @@
 /*
  * Seams owned by kernel/time and kernel/sched/clock.c. Fakes driven by the
  * virtual clock of the driver (shim/driver/clock.c): sched_clock_cpu() is
- * virtual nanoseconds, jiffies follow it at the tree's HZ.
+ * virtual nanoseconds (with the clock failure points), jiffies follow it
+ * at the tree's HZ.
  */
 #include <linux/jiffies.h>
 #include <linux/sched/clock.h>
@@ -10,11 +11,11 @@
 
 unsigned long volatile __cacheline_aligned_in_smp jiffies = INITIAL_JIFFIES;
 
-u64 ft_clock_now(void);
+u64 ft_clock_read(int cpu);
 
 u64 sched_clock_cpu(int cpu)
 {
-	return ft_clock_now();
+	return ft_clock_read(cpu);
 }
 
 unsigned long __msecs_to_jiffies(const unsigned int m)

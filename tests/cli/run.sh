@@ -4,7 +4,8 @@
 # The project's own checks around `make check`: the KTAP it prints is read
 # with the same totals by the kernel's parser (kunit.py), the same run twice
 # is byte-identical, and bad input (missing tree, not a tree, unknown
-# profile, bad option, filter matching nothing) fails with one clear line.
+# profile, bad option, filter matching nothing, unknown failure point,
+# probability outside [0,1], seed not a number) fails with one clear line.
 # Prints "cli: N passed, N failed" last.
 #
 # usage: tests/cli/run.sh BUILD_BIN KSRC
@@ -56,6 +57,76 @@ expect_error "unknown profile" "unknown PROFILE" make -s -C "$top" build PROFILE
 expect_error "unknown option" "unknown option" "$bin" --frobnicate
 expect_error "filter matching nothing" "no test matches" "$bin" 'nosuch.*'
 expect_error "seed not a number" "seed" "$bin" --seed banana
+
+# Fault injection (make fault runs tests/fault/matrix.sh; the binary reads
+# FAIRTEST_FAULTS and FIU_PRNG_SEED): bad input stops before any case.
+matrix=$top/tests/fault/matrix.sh
+expect_error "unknown failure point" "unknown failure point 'sched/nosuch'" \
+	env FAIRTEST_FAULTS=sched/nosuch "$bin"
+expect_error "probability above 1" "not a number in \[0,1\]" \
+	env FAIRTEST_FAULTS=sched/sched_tick/lost=1.5 "$bin"
+expect_error "probability not a number" "not a number in \[0,1\]" \
+	env FAIRTEST_FAULTS=sched/sched_tick/lost=often "$bin"
+expect_error "libfiu seed not a number" "FIU_PRNG_SEED must be a decimal" \
+	env FIU_PRNG_SEED=banana "$bin"
+expect_error "make fault: unknown point" "unknown failure point 'mm/nosuch'" \
+	"$matrix" "$bin" mm/nosuch 0.05 1 10
+expect_error "make fault: P above 1" "P='2' is not a probability" "$matrix" "$bin" "" 2 1 10
+expect_error "make fault: P negative" "P='-0.1' is not a probability" "$matrix" "$bin" "" -0.1 1 10
+expect_error "make fault: SEED not a number" "SEED='x1' is not a decimal" "$matrix" "$bin" "" 0.05 x1 10
+# The matrix's verdicts, on a stand-in binary whose KTAP has a WARN under
+# one point, an invariant break under another and a crash under a third.
+cat >"$out/fakebin" <<'EOF'
+#!/bin/sh
+[ "$1" = --list ] && { echo fair_x.a; exit 0; }
+printf 'KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: fair_x\n    1..1\n'
+case $FAIRTEST_FAULTS in
+*lost*) echo "    # a: WARN at kernel/sched/fair.c:123: oops" ;;
+esac
+case $FAIRTEST_FAULTS in
+*doubled*) echo "    # a: invariant broken: lag bound after tick: cpu 0" ;;
+esac
+case $FAIRTEST_FAULTS in
+*delayed*) echo "    not ok 1 a # ERROR crashed with signal 11 (Segmentation fault)" ;;
+'') echo "    ok 1 a" ;;
+*) echo "    not ok 1 a" ;;
+esac
+EOF
+chmod +x "$out/fakebin"
+printf '# test\nsched/sched_tick/lost\tWARN at kernel/sched/fair.c:123\tknown\n' >"$out/findings"
+if FAIRTEST_FINDINGS=$out/findings "$matrix" "$out/fakebin" sched/sched_tick/lost 0.5 1 10 >"$out/m1" 2>&1 &&
+   grep -q 'lost  *once  *1  *0  *0  *1  *0  *1  *0  *0  finding$' "$out/m1"; then
+	ok "fault matrix: a listed WARN is a finding and does not fail"
+else
+	bad "fault matrix: listed WARN: $(head -c 400 "$out/m1")"
+fi
+if ! "$matrix" "$out/fakebin" sched/sched_tick/lost 0.5 1 10 >"$out/m2" 2>&1 &&
+   grep -q 'sched/sched_tick/lost once: WARN at kernel/sched/fair.c:123 x1: UNEXPECTED' "$out/m2"; then
+	ok "fault matrix: an unlisted WARN fails it, with file:line"
+else
+	bad "fault matrix: unlisted WARN: $(head -c 400 "$out/m2")"
+fi
+if ! "$matrix" "$out/fakebin" 'sched/sched_tick/d*' 0.5 1 10 >"$out/m3" 2>&1 &&
+   grep -q 'doubled  *once .* 1  *0  UNEXPECTED$' "$out/m3" &&
+   grep -q 'delayed  *once .* 0  *1  UNEXPECTED$' "$out/m3" &&
+   grep -q 'invariant broken: lag bound x1: UNEXPECTED' "$out/m3"; then
+	ok "fault matrix: an invariant break and a crash fail it"
+else
+	bad "fault matrix: invariant/crash: $(head -c 600 "$out/m3")"
+fi
+
+if FIU_PRNG_SEED=7 "$bin" 'fair_driver.*' | grep -q '^# fiu prng seed: 7$'; then
+	ok "KTAP header names libfiu's seed"
+else
+	bad "no '# fiu prng seed: 7' in the KTAP header"
+fi
+"$matrix" "$bin" 'sched/sched_tick/*' 0.2 3 30 'fair_driver.*' >"$out/f1" 2>&1
+"$matrix" "$bin" 'sched/sched_tick/*' 0.2 3 30 'fair_driver.*' >"$out/f2" 2>&1
+if cmp -s "$out/f1" "$out/f2" && grep -q 'sched_tick/lost  *p=0.2 ' "$out/f1"; then
+	ok "fault matrix replays byte-identically with the same SEED"
+else
+	bad "fault matrix differs between two runs with SEED=3: $(diff "$out/f1" "$out/f2" | head -c 300)"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Reads fixtures/mutants/*.mutants and applies one mutant to a copy of
+# fair.c (see the format in the mutants file). One clear line on error.
+#
+# usage: mutant_apply.py --list FILE...
+#        mutant_apply.py NAME SRC DST FILE...
+import sys
+
+
+def die(msg):
+    print(msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def parse(files):
+    mutants, cur = {}, None
+    for path in files:
+        with open(path) as f:
+            for no, line in enumerate(f, 1):
+                line = line.rstrip('\n')
+                if not line.strip() or line.startswith('#'):
+                    continue
+                key, _, rest = line.partition(' ')
+                if key == 'mutant:':
+                    cur = {'name': rest.strip(), 'what': '', 'old': [], 'new': []}
+                    if cur['name'] in mutants:
+                        die(f"{path}:{no}: mutant {cur['name']} defined twice")
+                    mutants[cur['name']] = cur
+                elif cur is None:
+                    die(f"{path}:{no}: expected 'mutant: name' first")
+                elif key == 'what:':
+                    cur['what'] = rest.strip()
+                elif key in ('-', '+'):
+                    cur['old' if key == '-' else 'new'].append(rest.strip())
+                else:
+                    die(f"{path}:{no}: malformed line (want 'mutant:', 'what:', '- ' or '+ ')")
+    for m in mutants.values():
+        if not m['old']:
+            die(f"mutant {m['name']}: no '-' line to match")
+    return mutants
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == '--list':
+        print('\n'.join(parse(argv[1:])))
+        return
+    if len(argv) < 4:
+        die('usage: mutant_apply.py NAME SRC DST FILE...')
+    name, src, dst, files = argv[0], argv[1], argv[2], argv[3:]
+    mutants = parse(files)
+    if name not in mutants:
+        die(f'unknown mutant {name}')
+    m = mutants[name]
+    with open(src) as f:
+        lines = f.read().split('\n')
+    k = len(m['old'])
+    hits = [i for i in range(len(lines) - k + 1)
+            if [l.strip() for l in lines[i:i + k]] == m['old']]
+    if len(hits) != 1:
+        die(f"does not apply: its lines occur {len(hits)} times in {src}, not once")
+    i = hits[0]
+    indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+    lines[i:i + k] = [indent + l for l in m['new']]
+    with open(dst, 'w') as f:
+        f.write('\n'.join(lines))
+
+
+main(sys.argv[1:])

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Property runs: seeded random sequences of bridge operations (fork,
+ * sleep, wake, tick, run, nice, custom slice, group create and move,
+ * yield, migrate, exit) over random machine and queue shapes (1-4 CPUs,
+ * 1-64 tasks, weights nice -20..19, slices 0.1-100 ms, nested groups),
+ * with the invariant checker watching every rq unlock. Each sequence runs
+ * in a child process, so a crash is a result, not the end of the run. A
+ * failing sequence is shrunk to the shortest one that still fails the same
+ * way, printed op by op, with the seed that replays it: sequence seeds are
+ * the run's --seed and up, so `--seed S` runs the failing one first.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "harness.h"
+
+#define SEQUENCES	400
+#define MAX_OPS		240
+
+enum op_kind {
+	OP_FORK, OP_SLEEP, OP_WAKE, OP_TICK, OP_RUN, OP_NICE, OP_SLICE,
+	OP_GROUP_CREATE, OP_GROUP_MOVE, OP_YIELD, OP_MIGRATE, OP_EXIT, OP_NR
+};
+
+/* Operands are raw random numbers, resolved against the state at run time. */
+struct op {
+	enum op_kind kind;
+	unsigned int a, b;
+	unsigned long long c;
+};
+
+struct sequence {
+	int nr_cpus, max_tasks;
+	int n;
+	struct op ops[MAX_OPS];
+};
+
+/* Outcome of a run: 0 clean, else which op failed and how. */
+struct outcome {
+	int failed_at;		/* op index, -1 when clean */
+	char how[300];		/* the first fault, or the signal */
+	unsigned long long checks;	/* invariant checks made */
+};
+
+static void generate(unsigned long long seed, struct sequence *seq)
+{
+	unsigned long long rng = seed;
+
+	seq->nr_cpus = 1 + ft_rand(&rng) % 4;
+	seq->max_tasks = 1 + ft_rand(&rng) % 64;
+	seq->n = MAX_OPS / 2 + ft_rand(&rng) % (MAX_OPS / 2);
+	for (int i = 0; i < seq->n; i++) {
+		unsigned long long r = ft_rand(&rng);
+		/* Forks up front more often, so queues fill before they churn. */
+		enum op_kind kind = i < seq->max_tasks / 2 && r % 2 ? OP_FORK : r % 97 % OP_NR;
+
+		seq->ops[i] = (struct op){ kind, ft_rand(&rng), ft_rand(&rng), ft_rand(&rng) };
+	}
+}
+
+static int live[64], nr_live, nr_groups;
+
+/* The i-th (mod count) live task, sleeping or not as wanted (-1: any). */
+static int pick_task(unsigned int i, int want_sleeping)
+{
+	struct ft_task_info info;
+	int ids[64], n = 0;
+
+	for (int k = 0; k < nr_live; k++)
+		if (want_sleeping < 0 ||
+		    (!ft_task_info(live[k], &info) && info.sleeping == want_sleeping))
+			ids[n++] = live[k];
+	return n ? ids[i % n] : 0;
+}
+
+static void forget_task(int id)
+{
+	for (int k = 0; k < nr_live; k++)
+		if (live[k] == id)
+			live[k] = live[--nr_live];
+}
+
+/* Set while replaying the shrunk sequence: each op is logged as resolved. */
+static struct kunit *narrate;
+#define say(...) do { if (narrate) kunit_info(narrate, __VA_ARGS__); } while (0)
+
+static void apply(const struct sequence *seq, const struct op *op)
+{
+	int cpu = op->a % seq->nr_cpus;
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	int id;
+
+	switch (op->kind) {
+	case OP_FORK:
+		if (nr_live >= seq->max_tasks)
+			break;
+		attr.cpu = cpu;
+		attr.nice = (int)(op->b % 40) - 20;
+		attr.slice_ns = op->c % 4 ? 0 : 100000 + op->c % 100000000;
+		attr.group = nr_groups ? (int)(op->b / 40 % (nr_groups + 1)) : 0;
+		id = ft_task_fork(&attr);
+		say("  fork cpu %d nice %d slice %llu group %d -> task %d", attr.cpu, attr.nice,
+		    attr.slice_ns, attr.group, id);
+		if (id > 0)
+			live[nr_live++] = id;
+		break;
+	case OP_SLEEP:
+		say("  sleep task %d (running on cpu %d)", ft_curr(cpu), cpu);
+		if (ft_curr(cpu) > 0)
+			ft_task_sleep(ft_curr(cpu));
+		break;
+	case OP_WAKE:
+		id = pick_task(op->b, 1);
+		say("  wake task %d", id);
+		ft_task_wake(id);
+		break;
+	case OP_TICK:
+		say("  tick cpu %d", cpu);
+		ft_tick(cpu);
+		break;
+	case OP_RUN:
+		say("  run %llu ns", op->c % (3 * ft_tick_nsec()));
+		ft_run_for(op->c % (3 * ft_tick_nsec()));
+		break;
+	case OP_NICE:
+		id = pick_task(op->b, -1);
+		say("  nice task %d to %d", id, (int)(op->c % 40) - 20);
+		ft_task_set_nice(id, (int)(op->c % 40) - 20);
+		break;
+	case OP_SLICE:
+		id = pick_task(op->b, -1);
+		say("  slice task %d to %llu", id, op->c % 3 ? 50000 + op->c % 120000000 : 0);
+		ft_task_set_slice(id, op->c % 3 ? 50000 + op->c % 120000000 : 0);
+		break;
+	case OP_GROUP_CREATE:
+		id = ft_group_create(nr_groups ? (int)(op->b % (nr_groups + 1)) : 0);
+		say("  group_create in group %d -> group %d",
+		    nr_groups ? (int)(op->b % (nr_groups + 1)) : 0, id);
+		if (id > 0)
+			nr_groups++;
+		break;
+	case OP_GROUP_MOVE:
+		id = pick_task(op->b, -1);
+		say("  move task %d to group %d", id, (int)(op->c % (nr_groups + 1)));
+		ft_task_set_group(id, (int)(op->c % (nr_groups + 1)));
+		break;
+	case OP_YIELD:
+		say("  yield task %d (running on cpu %d)", ft_curr(cpu), cpu);
+		if (ft_curr(cpu) > 0)
+			ft_task_yield(ft_curr(cpu));
+		break;
+	case OP_MIGRATE:
+		id = pick_task(op->b, 0);
+		say("  migrate task %d to cpu %d", id, (int)(op->c % seq->nr_cpus));
+		ft_task_migrate(id, (int)(op->c % seq->nr_cpus));
+		break;
+	case OP_EXIT:
+		id = pick_task(op->b, -1);
+		say("  exit task %d", id);
+		if (!ft_task_exit(id))
+			forget_task(id);
+		break;
+	case OP_NR:
+		break;
+	}
+}
+
+/* Runs the sequence in this process; returns the index of the failing op. */
+static int run_here(const struct sequence *seq, char *how, size_t size)
+{
+	nr_groups = nr_live = 0;
+	ft_fault_reset();
+	if (ft_boot(seq->nr_cpus))
+		return snprintf(how, size, "boot failed"), 0;
+	for (int i = 0; i < seq->n; i++) {
+		apply(seq, &seq->ops[i]);
+		if (ft_fault_count()) {
+			const struct ft_fault *f = ft_fault_get(0);
+
+			snprintf(how, size, "%s%s%s", f->what, *f->msg ? ": " : "", f->msg);
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Runs it in a child: a crash or hang becomes an outcome like a fault. */
+static void run_isolated(const struct sequence *seq, struct outcome *out)
+{
+	int fds[2], status;
+	pid_t pid;
+
+	*out = (struct outcome){ .failed_at = -1 };
+	if (pipe(fds))
+		return (void)snprintf(out->how, sizeof(out->how), "pipe failed");
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		alarm(20);
+		out->failed_at = run_here(seq, out->how, sizeof(out->how));
+		out->checks = ft_invariant_checks();
+		ft_shutdown();
+		if (write(fds[1], out, sizeof(*out)) != sizeof(*out))
+			_exit(3);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], out, sizeof(*out)) != sizeof(*out)) {
+		*out = (struct outcome){ .failed_at = seq->n - 1 };
+		if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status))
+			snprintf(out->how, sizeof(out->how), "crashed with signal %d (%s)",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			snprintf(out->how, sizeof(out->how), "died without a result");
+		close(fds[0]);
+		return;
+	}
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+}
+
+/* Same failure: the same rule (text up to the first ':' after "after"). */
+static bool same_failure(const struct outcome *a, const struct outcome *b)
+{
+	size_t n = strcspn(a->how, "(");
+
+	return b->failed_at >= 0 && n == strcspn(b->how, "(") && !strncmp(a->how, b->how, n);
+}
+
+/* Delta debugging: drop chunks while the same failure remains. */
+static void shrink(struct sequence *seq, struct outcome *fail)
+{
+	struct sequence trial;
+	struct outcome out;
+
+	seq->n = fail->failed_at + 1;
+	for (int chunk = seq->n / 2; chunk >= 1; chunk /= 2) {
+		for (int start = 0; start + chunk <= seq->n; ) {
+			trial = *seq;
+			memmove(&trial.ops[start], &trial.ops[start + chunk],
+				(trial.n - start - chunk) * sizeof(trial.ops[0]));
+			trial.n -= chunk;
+			run_isolated(&trial, &out);
+			if (same_failure(fail, &out)) {
+				out.failed_at = out.failed_at < trial.n ? out.failed_at : trial.n - 1;
+				*seq = trial;
+				seq->n = out.failed_at + 1;
+				*fail = out;
+			} else {
+				start += chunk;
+			}
+		}
+	}
+}
+
+/* Replays the shrunk sequence once more, logging each op as resolved. */
+static void print_sequence(struct kunit *test, const struct sequence *seq)
+{
+	struct outcome out;
+
+	kunit_info(test, "shrunk to %d ops on %d CPUs:", seq->n, seq->nr_cpus);
+	narrate = test;
+	run_isolated(seq, &out);
+	narrate = NULL;
+}
+
+/*
+ * 400 random sequences of 120-240 operations, seeds --seed .. --seed+399, on
+ * fresh machines of random shape, the invariant checker on. Expect no
+ * sequence to break an invariant, WARN, crash or hang; a failing one is
+ * shrunk and printed with the seed that replays it.
+ */
+static void random_operations_keep_invariants(struct kunit *test)
+{
+	unsigned long long base = kunit_seed();
+	static struct sequence seq;
+	struct outcome out;
+	unsigned long long checks = 0;
+	long ops = 0;
+
+	for (int s = 0; s < SEQUENCES; s++) {
+		generate(base + s, &seq);
+		run_isolated(&seq, &out);
+		ops += out.failed_at < 0 ? seq.n : out.failed_at + 1;
+		checks += out.checks;
+		if (out.failed_at < 0)
+			continue;
+		kunit_info(test, "sequence seed %llu fails at op %d: %s", base + s,
+			   out.failed_at, out.how);
+		shrink(&seq, &out);
+		print_sequence(test, &seq);
+		KUNIT_FAIL(test, "%s; replay: fairtest --seed %llu 'fair_property.*'",
+			   out.how, base + s);
+		return;
+	}
+	kunit_info(test, "%d sequences, %ld operations, %llu invariant checks, all held",
+		   SEQUENCES, ops, checks);
+}
+
+static struct kunit_case property_cases[] = {
+	KUNIT_CASE(random_operations_keep_invariants),
+	{}
+};
+
+static struct kunit_suite property_suite = {
+	.name = "fair_property",
+	.test_cases = property_cases,
+};
+
+kunit_test_suite(property_suite);
