@@ -124,10 +124,13 @@ void ft_test_features(struct kunit *test, ...)
 
 	va_start(ap, test);
 	while ((spec = va_arg(ap, const char *))) {
-		bool on = *spec != '!';
-		const char *name = on ? spec : spec + 1;
+		bool optional = *spec == '?';
+		bool on = spec[optional] != '!';
+		const char *name = spec + optional + !on;
 
 		if (ft_feature_get(name) < 0) {
+			if (optional)
+				continue;
 			va_end(ap);
 			kunit_skip(test, "tree has no sched feature %s", name);
 		}

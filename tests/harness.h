@@ -28,7 +28,9 @@ struct ft_task_info ft_test_info(struct kunit *test, int id);
 /*
  * The sched features a case depends on, and the state it needs them in:
  * "NAME" on, "!NAME" off; NULL ends the list. A tree without one of them
- * skips the case, saying which. Every case that depends on a feature's
+ * skips the case, saying which; "?!NAME" turns off a feature only newer
+ * trees have (sleeper lag decay, say) and is no reason to skip where it
+ * does not exist. Every case that depends on a feature's
  * behaviour says so through this, so its KTAP line carries the reason.
  */
 void ft_test_features(struct kunit *test, ...) __attribute__((sentinel));
