@@ -101,9 +101,9 @@ static void run_sleeper_experiment(struct kunit *test, ft_u64 *a_ns, ft_u64 *b_n
  * The sleeper-fairness experiment from the 2023 EEVDF discussion (DESIGN.md
  * 5.13) under strict EEVDF, DELAY_DEQUEUE off (sleeper lag decay too, on
  * trees that have it): B leaves the queue when it sleeps and comes back
- * with the lag it left with, so sleeping earns
- * nothing; each cycle B's 1 ms is matched by 2 ms of A (B's 1 ms of sleep
- * plus 1 ms of A's share while B waits). Expect B at 1/3 of the CPU within
+ * with the lag it left with, so sleeping earns nothing; each cycle B's
+ * 1 ms is matched by 2 ms of A (B's 1 ms of sleep plus 1 ms of A's share
+ * while B waits). Expect B at 1/3 of the CPU within
  * 2 points, A the rest.
  */
 static void strict_eevdf_sleeper_gets_a_third(struct kunit *test)
