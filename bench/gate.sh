@@ -14,8 +14,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-4}
 work=$(mktemp -d "${TMPDIR:-/tmp}/fairtest-gate-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-for p in $(ls "$top"/fixtures/patches/short-slice/*.patch | head -n "$n"); do
-	ln -s "$p" "$work/"
+i=0
+for p in "$top"/fixtures/patches/short-slice/*.patch; do
+	i=$((i + 1))
+	if [ "$i" -le "$n" ]; then
+		ln -s "$p" "$work/"
+	fi
 done
 
 make -s -C "$top" build >/dev/null

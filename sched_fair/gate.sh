@@ -34,7 +34,11 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 mkdir -p "$root" || die "cannot create $root"
 exec 9>"$root/lock"
 flock -n 9 || { echo "fairtest: gate: waiting for another gate run on this tree ($root)" >&2; flock 9; }
-"$sf/deps.sh" patch $([ "$cov" = 1 ] && echo lcov) || exit 1
+if [ "$cov" = 1 ]; then
+	"$sf/deps.sh" patch lcov || exit 1
+else
+	"$sf/deps.sh" patch || exit 1
+fi
 
 # Nothing of an earlier run may be read as this run's result.
 rm -rf "$steps" "$root/series" "$root/gate.ktap" "$root/table.txt"
@@ -200,9 +204,13 @@ while IFS= read -r row; do
 	td=$(now)
 
 	if [ "$build" = ok ] && [ "$cov" = 1 ]; then
-		"$top/coverage/step.sh" "$root/series/$num.patch" "$cur" "$obj" "$d" "$files" >"$d/cov.counts" 2>"$d/cov.log" &&
-			read -r c u x <"$d/cov.counts" && covtxt="$c/$((c + u + x))" ||
-			{ covtxt=error; diag+=("coverage failed: $(tail -n 1 "$d/cov.log")"); }
+		if "$top/coverage/step.sh" "$root/series/$num.patch" "$cur" "$obj" "$d" "$files" \
+			>"$d/cov.counts" 2>"$d/cov.log" && read -r c u x <"$d/cov.counts"; then
+			covtxt="$c/$((c + u + x))"
+		else
+			covtxt=error
+			diag+=("coverage failed: $(tail -n 1 "$d/cov.log")")
+		fi
 	fi
 	te=$(now)
 	echo "apply $(secs "$ta" "$tb") build $(secs "$tb" "$tc") test $(secs "$tc" "$td") coverage $(secs "$td" "$te")" >"$d/times"
@@ -216,7 +224,9 @@ while IFS= read -r row; do
 		for l in "${diag[@]}"; do echo "    # $l"; done
 		[ -f "$d/coverage.txt" ] && sed 's/^/    # coverage: /' "$d/coverage.txt"
 	} >>"$root/gate.ktap.tmp"
-	[ "$apply" = ok ] && [ "$build" = ok ] || break
+	if [ "$apply" != ok ] || [ "$build" != ok ]; then
+		break
+	fi
 	prev_tree=$d/tree
 done <"$root/series.list"
 

@@ -13,8 +13,10 @@
 set -eu
 from=$1 from_ksrc=$2 to=$3 to_ksrc=$4
 
-[ -f "$from/kbuild/.fairtest-prepared" ] && [ -f "$from/kflags" ] ||
-	{ echo "fairtest: $from is not a prepared build dir; run make build first" >&2; exit 1; }
+if [ ! -f "$from/kbuild/.fairtest-prepared" ] || [ ! -f "$from/kflags" ]; then
+	echo "fairtest: $from is not a prepared build dir; run make build first" >&2
+	exit 1
+fi
 mkdir -p "$to/kbuild" "$to/gen"
 # Tree paths are absolute in the flags (-I, -include, -fmacro-prefix-map).
 awk -v a="$from_ksrc" -v b="$to_ksrc" '{
@@ -30,5 +32,6 @@ fi
 rm -f "$to/kflags.tmp"
 cmp -s "$from/gen/prio_tables.c" "$to/gen/prio_tables.c" 2>/dev/null ||
 	cp "$from/gen/prio_tables.c" "$to/gen/prio_tables.c"
-[ "$to/kbuild/.fairtest-prepared" -nt "$from/kbuild/.fairtest-prepared" ] || stale=1
+[ -n "$(find "$to/kbuild/.fairtest-prepared" -newer "$from/kbuild/.fairtest-prepared" 2>/dev/null)" ] ||
+	stale=1
 [ -z "$stale" ] || touch "$to/kbuild/.fairtest-prepared"

@@ -25,7 +25,8 @@ bad() { fail=$((fail + 1)); echo "not ok - $*"; }
 gate() { make -s -C "$top" gate O="$(dirname "$obj")" KSRC="$ksrc" "$@"; }
 gate_root=$(dirname "$obj")/gate/$(basename "$obj")
 
-first=$(ls "$fx"/short-slice/*.patch | head -n 1)
+good=("$fx"/short-slice/*.patch)
+first=${good[0]}
 if ! patch -d "$ksrc" -p1 --dry-run -s -F0 -f <"$first" >/dev/null 2>&1; then
 	echo "ok - gate checks # SKIP the fixture series is for Debian 6.12.117; it does not apply to $ksrc"
 	echo "gate: 0 passed, 0 failed, 1 skipped"
@@ -42,7 +43,7 @@ untouched() {	# the base tree: no file written since the marker
 # 1. The good series, every step green, with coverage.
 if gate SERIES="$fx/short-slice" >"$out/good.out" 2>"$out/good.err"; then
 	n=$(grep -c ' ok$' "$out/good.out")
-	total=$(ls "$fx"/short-slice/*.patch | wc -l)
+	total=${#good[@]}
 	if [ "$n" -eq "$total" ] && grep -q '^ok ' "$gate_root-cov/gate.ktap"; then
 		ok "short-slice series: $n of $total steps green ($(tr -s ' ' <"$gate_root-cov/steps/0002/coverage.txt" | head -n 1))"
 	else
@@ -106,8 +107,9 @@ expect_gate_error() {	# what pattern SERIES [then]
 }
 expect_gate_error "patch that does not apply" "step 1 (sched/fair: a change against code that is not there) does not apply" \
 	SERIES="$fx/bad/does-not-apply.patch" COVERAGE=0
-[ ! -e "$gate_root/steps/0001/tree" ] && [ ! -e "$gate_root/steps/0001/tree.tmp" ] ||
+if [ -e "$gate_root/steps/0001/tree" ] || [ -e "$gate_root/steps/0001/tree.tmp" ]; then
 	bad "patch that does not apply: a step tree was left behind"
+fi
 expect_gate_error "malformed mbox" "step 2 (sched/fair: a message that lost its diff): malformed" \
 	SERIES="$fx/bad/malformed.mbox" COVERAGE=0
 [ ! -e "$gate_root/steps/0001" ] || bad "malformed mbox: step 1 ran before the series was checked"
