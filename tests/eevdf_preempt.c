@@ -10,14 +10,16 @@
 
 /*
  * A (nice 0, base slice) forked and picked, run a third of its slice;
- * then B forked with a slice of @b_slice. Returns B's id.
+ * then B forked with a slice of @b_slice (0: the base slice). Returns B's
+ * id, and A's in @a.
  */
-static int fork_while_protected(struct kunit *test, int a, ft_u64 b_slice)
+static int fork_while_protected(struct kunit *test, int *a, ft_u64 b_slice)
 {
 	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
 	int b;
 
-	KUNIT_ASSERT_EQ(test, ft_curr(0), a);
+	*a = ft_test_fork(test, 0, 0);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), *a);
 	ft_run_for(ft_base_slice() / 3);
 	attr.slice_ns = b_slice;
 	b = ft_task_fork(&attr);
@@ -36,8 +38,7 @@ static void run_to_parity_protects_curr_slice(struct kunit *test)
 	int a, b;
 
 	ft_test_features(test, "RUN_TO_PARITY", "!PREEMPT_SHORT", NULL);
-	a = ft_test_fork(test, 0, 0);
-	b = fork_while_protected(test, a, ft_base_slice() / 4);
+	b = fork_while_protected(test, &a, ft_base_slice() / 4);
 	KUNIT_EXPECT_EQ(test, ft_curr(0), a);
 	ft_run_for(ft_base_slice() / 3);
 	KUNIT_EXPECT_EQ(test, ft_curr(0), a);
@@ -51,8 +52,7 @@ static void without_run_to_parity_wakee_preempts(struct kunit *test)
 	int a, b;
 
 	ft_test_features(test, "!RUN_TO_PARITY", "!PREEMPT_SHORT", NULL);
-	a = ft_test_fork(test, 0, 0);
-	b = fork_while_protected(test, a, ft_base_slice() / 4);
+	b = fork_while_protected(test, &a, ft_base_slice() / 4);
 	KUNIT_EXPECT_EQ(test, ft_curr(0), b);
 }
 
@@ -66,8 +66,7 @@ static void shorter_slice_wakee_preempts_protected_curr(struct kunit *test)
 	int a, b;
 
 	ft_test_features(test, "RUN_TO_PARITY", "PREEMPT_SHORT", NULL);
-	a = ft_test_fork(test, 0, 0);
-	b = fork_while_protected(test, a, ft_base_slice() / 4);
+	b = fork_while_protected(test, &a, ft_base_slice() / 4);
 	KUNIT_EXPECT_EQ(test, ft_curr(0), b);
 }
 
@@ -82,8 +81,7 @@ static void equal_slice_wakee_does_not_preempt(struct kunit *test)
 	int a;
 
 	ft_test_features(test, "RUN_TO_PARITY", "PREEMPT_SHORT", "PLACE_DEADLINE_INITIAL", NULL);
-	a = ft_test_fork(test, 0, 0);
-	fork_while_protected(test, a, 0);
+	fork_while_protected(test, &a, 0);
 	KUNIT_EXPECT_EQ(test, ft_curr(0), a);
 }
 
