@@ -89,7 +89,8 @@ help:
 	@echo
 	@echo 'Targets:'
 	@echo '  check     build against the tree and run the fair.c suites (KTAP on stdout)'
-	@echo '  test      the project'"'"'s own tests: check, CLI and parser checks, runner self-test, mutate'
+	@echo '  test      everything CI runs: check, CLI and parser checks, valgrind, asan, the fault'
+	@echo '            matrix, runner self-test, mutate, the gate on the fixture series'
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
 	@echo '  mutate    apply each mutant of fixtures/mutants to a copy of fair.c, run the'
