@@ -179,6 +179,7 @@ int ft_boot(int nr_cpus)
 	INIT_LIST_HEAD(&root_task_group.children);
 	INIT_LIST_HEAD(&root_task_group.siblings);
 	ft_m.groups[FT_ROOT_GROUP] = &root_task_group;
+	ft_m.nr_group_ids = FT_ROOT_GROUP + 1;
 
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		ft_m.idle[cpu] = new_idle_task(cpu);

@@ -47,6 +47,7 @@ struct ft_machine {
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
+	int nr_task_ids, nr_group_ids;	/* ids in use are below these */
 	struct ft_op op;
 	bool gse_was_on_rq[FT_MAX_GROUPS][FT_MAX_CPUS];
 	u64 invariant_checks;

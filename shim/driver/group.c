@@ -48,6 +48,7 @@ int ft_group_create(int parent_id)
 	list_add_tail(&tg->list, &task_groups);
 	online_fair_sched_group(tg);
 	ft_m.groups[g] = tg;
+	ft_m.nr_group_ids = max(ft_m.nr_group_ids, g + 1);
 	return g;
 }
 

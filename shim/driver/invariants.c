@@ -149,35 +149,67 @@ static void subtree_minima(struct cfs_rq *cfs_rq, struct rb_node *node,
 			*min_v = v;
 		*min_slice = min(*min_slice, s);
 	}
-	who(se, name, sizeof(name));
-	if (se->min_vruntime != *min_v)
+	if (se->min_vruntime != *min_v) {
+		who(se, name, sizeof(name));
 		broken(RULE_MIN_VRUNTIME, cfs_rq, "%s has %lld, subtree minimum %lld",
 		       name, (s64)se->min_vruntime, (s64)*min_v);
-	if (min_slice_broken(se->min_slice, *min_slice))
+	}
+	if (min_slice_broken(se->min_slice, *min_slice)) {
+		who(se, name, sizeof(name));
 		broken(RULE_MIN_SLICE, cfs_rq, "%s has %llu, subtree minimum %llu",
 		       name, se->min_slice, *min_slice);
+	}
 }
 
-/* Exactly: sum over the queue of w_i * (v_i - v) >= 0, i.e. lag(v) >= 0. */
-static bool exact_eligible(struct cfs_rq *cfs_rq, u64 vruntime)
+/*
+ * One walk of a queue: the sums and counters fair.c keeps, recomputed.
+ * key_sum and load include curr, so that lag(v) >= 0, i.e.
+ * sum w_i * (v_i - v) >= 0, is key_sum >= load * (v - zero) exactly.
+ */
+struct queued {
+	unsigned int nr, h_nr, h_delayed, h_runnable;
+	unsigned long load_weight;
+	u64 min_slice;
+	s128 tree_key_sum, key_sum;
+	u64 tree_load, load;
+};
+
+static void count_queued(struct cfs_rq *cfs_rq, struct sched_entity *se, struct queued *q)
 {
-	struct sched_entity *se, *curr = queued_curr(cfs_rq);
-	s128 sum = 0;
+	s128 key = (s128)avg_weight(se) * (s64)(se->vruntime - cfs_rq->FT_CFS_ZERO_VRUNTIME);
 
-	for_each_tree_entity(se, cfs_rq)
-		sum += (s128)avg_weight(se) * (s64)(se->vruntime - vruntime);
-	if (curr)
-		sum += (s128)avg_weight(curr) * (s64)(curr->vruntime - vruntime);
-	return sum >= 0;
+	q->nr++;
+	q->load_weight += se->load.weight;
+	q->min_slice = min(q->min_slice, se->slice);
+	q->h_nr += se->my_q ? se->my_q->FT_CFS_H_NR : 1;
+#ifdef FT_HAVE_H_NR_DELAYED
+	q->h_delayed += se->my_q ? se->my_q->h_nr_delayed : se->sched_delayed;
+#endif
+#ifdef FT_HAVE_H_NR_RUNNABLE
+	q->h_runnable += se->my_q ? se->my_q->h_nr_runnable : !se->sched_delayed;
+#endif
+	q->key_sum += key;
+	q->load += avg_weight(se);
+	if (se != cfs_rq->curr) {
+		q->tree_key_sum += key;
+		q->tree_load += avg_weight(se);
+	}
 }
 
-static void check_eligibility_and_pick(struct cfs_rq *cfs_rq)
+static bool exact_eligible(struct cfs_rq *cfs_rq, const struct queued *q,
+			   struct sched_entity *se)
+{
+	return q->key_sum >= (s128)q->load * (s64)(se->vruntime - cfs_rq->FT_CFS_ZERO_VRUNTIME);
+}
+
+static void check_eligibility_and_pick(struct cfs_rq *cfs_rq, const struct queued *q)
 {
 	struct sched_entity *se, *pick, *best = NULL, *curr = queued_curr(cfs_rq);
 	char name[32], picked[32];
+	bool curr_eligible = curr && exact_eligible(cfs_rq, q, curr);
 
 	for_each_tree_entity(se, cfs_rq) {
-		bool exact = exact_eligible(cfs_rq, se->vruntime);
+		bool exact = exact_eligible(cfs_rq, q, se);
 
 		if (exact != !!ft_fair_entity_eligible(cfs_rq, se)) {
 			who(se, name, sizeof(name));
@@ -187,18 +219,16 @@ static void check_eligibility_and_pick(struct cfs_rq *cfs_rq)
 		if (exact && (!best || (s64)(se->deadline - best->deadline) < 0))
 			best = se;
 	}
-	if (curr && exact_eligible(cfs_rq, curr->vruntime) &&
-	    (!best || (s64)(curr->deadline - best->deadline) < 0))
+	if (curr_eligible && (!best || (s64)(curr->deadline - best->deadline) < 0))
 		best = curr;
 
-	if (cfs_rq->nr_running < 2)
+	if (cfs_rq->FT_CFS_NR < 2)
 		return;		/* the sole entity is picked, eligible or not */
 	pick = ft_fair_pick_eevdf(cfs_rq);
-	if (sched_feat(RUN_TO_PARITY) && curr && ft_fair_slice_protected(curr) &&
-	    exact_eligible(cfs_rq, curr->vruntime))
+	if (sched_feat(RUN_TO_PARITY) && curr_eligible && ft_fair_slice_protected(curr))
 		best = curr;	/* an eligible curr keeps its protected slice */
 	if (pick == best || (pick && best && pick->deadline == best->deadline &&
-			     exact_eligible(cfs_rq, pick->vruntime)))
+			     exact_eligible(cfs_rq, q, pick)))
 		return;
 	who(pick, picked, sizeof(picked));
 	who(best, name, sizeof(name));
@@ -206,60 +236,37 @@ static void check_eligibility_and_pick(struct cfs_rq *cfs_rq)
 	       picked, pick ? (s64)pick->deadline : 0, name, best ? (s64)best->deadline : 0);
 }
 
-/* What a walk of one queue counts, for the counters fair.c keeps. */
-struct queued {
-	unsigned int nr, h_nr, h_delayed, h_runnable;
-	unsigned long load;
-	u64 min_slice;
-};
-
-static void count_queued(struct sched_entity *se, struct queued *q)
-{
-	q->nr++;
-	q->load += se->load.weight;
-	q->min_slice = min(q->min_slice, se->slice);
-	q->h_nr += se->my_q ? se->my_q->FT_CFS_H_NR : 1;
-#ifdef FT_HAVE_H_NR_DELAYED
-	q->h_delayed += se->my_q ? se->my_q->h_nr_delayed : se->sched_delayed;
-#endif
-#ifdef FT_HAVE_H_NR_RUNNABLE
-	q->h_runnable += se->my_q ? se->my_q->h_nr_runnable : !se->sched_delayed;
-#endif
-}
-
 static void check_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se, *prev = NULL, *curr = queued_curr(cfs_rq);
 	struct queued q = { .min_slice = ~0ULL };
-	s128 key_sum = 0;
-	u64 avg_load = 0;
 	char name[32];
 
 	for_each_tree_entity(se, cfs_rq) {
-		who(se, name, sizeof(name));
-		if (se == cfs_rq->curr)
+		if (se == cfs_rq->curr) {
+			who(se, name, sizeof(name));
 			broken(RULE_CURR_IN_TREE, cfs_rq, "%s", name);
-		if (prev && (s64)(se->deadline - prev->deadline) < 0)
+		}
+		if (prev && (s64)(se->deadline - prev->deadline) < 0) {
+			who(se, name, sizeof(name));
 			broken(RULE_TREE_ORDER, cfs_rq, "%s deadline %lld before its predecessor's %lld",
 			       name, (s64)se->deadline, (s64)prev->deadline);
+		}
 		prev = se;
-		key_sum += (s128)avg_weight(se) * (s64)(se->vruntime - cfs_rq->FT_CFS_ZERO_VRUNTIME);
-		avg_load += avg_weight(se);
+		count_queued(cfs_rq, se, &q);
 	}
-	if ((s128)cfs_rq->avg_vruntime != key_sum)
-		broken(RULE_AVG_VRUNTIME, cfs_rq, "%lld, brute force %lld%s", cfs_rq->avg_vruntime,
-		       (s64)key_sum, key_sum != (s64)key_sum ? " (overflows s64)" : "");
-	if (cfs_rq->avg_load != avg_load)
-		broken(RULE_AVG_LOAD, cfs_rq, "%llu, brute force %llu", cfs_rq->avg_load, avg_load);
-
-	for_each_tree_entity(se, cfs_rq)
-		count_queued(se, &q);
 	if (curr)
-		count_queued(curr, &q);
+		count_queued(cfs_rq, curr, &q);
+
+	if ((s128)cfs_rq->avg_vruntime != q.tree_key_sum)
+		broken(RULE_AVG_VRUNTIME, cfs_rq, "%lld, brute force %lld%s", cfs_rq->avg_vruntime,
+		       (s64)q.tree_key_sum, q.tree_key_sum != (s64)q.tree_key_sum ? " (overflows s64)" : "");
+	if (cfs_rq->avg_load != q.tree_load)
+		broken(RULE_AVG_LOAD, cfs_rq, "%llu, brute force %llu", cfs_rq->avg_load, q.tree_load);
 	if (cfs_rq->FT_CFS_NR != q.nr)
 		broken(RULE_NR_RUNNING, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_NR, q.nr);
-	if (cfs_rq->load.weight != q.load)
-		broken(RULE_LOAD, cfs_rq, "%lu, summed %lu", cfs_rq->load.weight, q.load);
+	if (cfs_rq->load.weight != q.load_weight)
+		broken(RULE_LOAD, cfs_rq, "%lu, summed %lu", cfs_rq->load.weight, q.load_weight);
 	if (cfs_rq->FT_CFS_H_NR != q.h_nr)
 		broken(RULE_H_NR_QUEUED, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_H_NR, q.h_nr);
 #ifdef FT_HAVE_H_NR_DELAYED
@@ -279,7 +286,8 @@ static void check_cfs_rq(struct cfs_rq *cfs_rq)
 
 		subtree_minima(cfs_rq, cfs_rq->tasks_timeline.rb_root.rb_node, &v, &s);
 	}
-	check_eligibility_and_pick(cfs_rq);
+	if (q.nr)
+		check_eligibility_and_pick(cfs_rq, &q);
 }
 
 /* On the transition to dequeued, vlag must be within entity_lag()'s clamp. */
@@ -307,7 +315,7 @@ void ft_check_invariants(struct rq *rq)
 	if (!ft_m.booted)
 		return;
 	ft_m.invariant_checks++;
-	for (int g = 0; g < FT_MAX_GROUPS; g++) {
+	for (int g = 0; g < ft_m.nr_group_ids; g++) {
 		struct task_group *tg = ft_m.groups[g];
 
 		if (!tg)
@@ -316,7 +324,7 @@ void ft_check_invariants(struct rq *rq)
 		if (g)
 			check_dequeued(tg->se[cpu], &ft_m.gse_was_on_rq[g][cpu]);
 	}
-	for (int id = 1; id < FT_MAX_TASKS; id++) {
+	for (int id = 1; id < ft_m.nr_task_ids; id++) {
 		struct task_struct *p = ft_m.tasks[id].p;
 
 		if (!p)

@@ -83,6 +83,7 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	ft_set_load_weight(p, false);
 	init_entity_runnable_average(&p->se);
 
+	ft_m.nr_task_ids = max(ft_m.nr_task_ids, id + 1);
 	ft_m.tasks[id] = (struct ft_task){ .p = p, .run_ns = attr->run_ns,
 					    .sleep_ns = attr->sleep_ns };
 	if (attr->run_ns)
