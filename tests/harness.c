@@ -77,27 +77,35 @@ static void where(void *addr, char *buf, size_t size)
 	pclose(f);
 }
 
+void ft_fault_describe(const struct ft_fault *f, char *buf, size_t size)
+{
+	char loc[256];
+
+	if (!f->file && !f->caller) {	/* the checker names its own place */
+		snprintf(buf, size, "%s: %s", f->what, f->msg);
+		return;
+	}
+	if (f->file)
+		snprintf(loc, sizeof(loc), "%s:%d", f->file, f->line);
+	else
+		where(f->caller, loc, sizeof(loc));
+	snprintf(buf, size, "%s at %s%s%s", f->what, loc, *f->msg ? ": " : "", f->msg);
+}
+
 void kunit_hook_case_end(struct kunit *test)
 {
 	int n = ft_fault_count();
 
 	for (int i = 0; i < n; i++) {
 		const struct ft_fault *f = ft_fault_get(i);
-		char loc[256];
+		char text[600];
 
 		if (!f) {
 			KUNIT_FAIL(test, "%d more faults not shown", n - i);
 			break;
 		}
-		if (!f->file && !f->caller) {	/* the checker names its own place */
-			KUNIT_FAIL(test, "%s: %s", f->what, f->msg);
-			continue;
-		}
-		if (f->file)
-			snprintf(loc, sizeof(loc), "%s:%d", f->file, f->line);
-		else
-			where(f->caller, loc, sizeof(loc));
-		KUNIT_FAIL(test, "%s at %s%s%s", f->what, loc, *f->msg ? ": " : "", f->msg);
+		ft_fault_describe(f, text, sizeof(text));
+		KUNIT_FAIL(test, "%s", text);
 	}
 	report_injected(test);
 	ft_shutdown();

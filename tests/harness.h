@@ -22,6 +22,9 @@
 int ft_test_boot(struct kunit *test, int nr_cpus);
 int ft_test_boot_one_cpu(struct kunit *test);	/* a suite->init */
 
+/* A recorded fault as one line: "WARN at file:line: msg", "invariant broken: ...". */
+void ft_fault_describe(const struct ft_fault *f, char *buf, size_t size);
+
 int ft_test_fork(struct kunit *test, int nice, int cpu);
 struct ft_task_info ft_test_info(struct kunit *test, int id);
 

@@ -41,7 +41,7 @@ struct sequence {
 /* Outcome of a run: 0 clean, else which op failed and how. */
 struct outcome {
 	int failed_at;		/* op index, -1 when clean */
-	char how[300];		/* the first fault, or the signal */
+	char how[600];		/* the first fault, or the signal */
 	unsigned long long checks;	/* invariant checks made */
 };
 
@@ -178,9 +178,7 @@ static int run_here(const struct sequence *seq, char *how, size_t size)
 	for (int i = 0; i < seq->n; i++) {
 		apply(seq, &seq->ops[i]);
 		if (ft_fault_count()) {
-			const struct ft_fault *f = ft_fault_get(0);
-
-			snprintf(how, size, "%s%s%s", f->what, *f->msg ? ": " : "", f->msg);
+			ft_fault_describe(ft_fault_get(0), how, size);
 			return i;
 		}
 	}
@@ -223,38 +221,52 @@ static void run_isolated(const struct sequence *seq, struct outcome *out)
 	waitpid(pid, &status, 0);
 }
 
-/* Same failure: the same rule (text up to the first ':' after "after"). */
+/*
+ * Same failure: the same rule, or WARN at the same file:line, whatever op
+ * it followed, so shrinking may drop ops before the one that trips it.
+ */
 static bool same_failure(const struct outcome *a, const struct outcome *b)
 {
-	size_t n = strcspn(a->how, "(");
+	const char *end = strstr(a->how, " after ");
+	size_t n = end ? (size_t)(end - a->how) : strcspn(a->how, ":(");
 
-	return b->failed_at >= 0 && n == strcspn(b->how, "(") && !strncmp(a->how, b->how, n);
+	if (!end && !strncmp(a->how, "WARN at ", 8))	/* up to the line number */
+		n = 8 + strcspn(a->how + 8, " ");
+	return b->failed_at >= 0 && !strncmp(a->how, b->how, n) &&
+	       (b->how[n] == a->how[n]);
 }
 
-/* Delta debugging: drop chunks while the same failure remains. */
+/*
+ * Delta debugging: drop chunks, halving their size, while the same failure
+ * remains; repeat until a whole pass drops nothing.
+ */
 static void shrink(struct sequence *seq, struct outcome *fail)
 {
 	struct sequence trial;
 	struct outcome out;
+	bool dropped;
 
 	seq->n = fail->failed_at + 1;
-	for (int chunk = seq->n / 2; chunk >= 1; chunk /= 2) {
-		for (int start = 0; start + chunk <= seq->n; ) {
-			trial = *seq;
-			memmove(&trial.ops[start], &trial.ops[start + chunk],
-				(trial.n - start - chunk) * sizeof(trial.ops[0]));
-			trial.n -= chunk;
-			run_isolated(&trial, &out);
-			if (same_failure(fail, &out)) {
-				out.failed_at = out.failed_at < trial.n ? out.failed_at : trial.n - 1;
+	do {
+		dropped = false;
+		for (int chunk = seq->n / 2; chunk >= 1; chunk /= 2) {
+			for (int start = 0; start + chunk <= seq->n; ) {
+				trial = *seq;
+				memmove(&trial.ops[start], &trial.ops[start + chunk],
+					(trial.n - start - chunk) * sizeof(trial.ops[0]));
+				trial.n -= chunk;
+				run_isolated(&trial, &out);
+				if (!same_failure(fail, &out)) {
+					start += chunk;
+					continue;
+				}
 				*seq = trial;
-				seq->n = out.failed_at + 1;
+				seq->n = (out.failed_at < trial.n ? out.failed_at : trial.n - 1) + 1;
 				*fail = out;
-			} else {
-				start += chunk;
+				dropped = true;
 			}
 		}
-	}
+	} while (dropped);
 }
 
 /* Replays the shrunk sequence once more, logging each op as resolved. */
