@@ -71,17 +71,22 @@ static void shorter_slice_wakee_preempts_protected_curr(struct kunit *test)
 }
 
 /*
- * RUN_TO_PARITY and PREEMPT_SHORT on, B forked with the same slice as A:
- * B starts half a slice ahead (PLACE_DEADLINE_INITIAL) so its deadline is
- * still after A's. Expect A to keep the CPU: only a shorter slice may
- * cancel protection.
+ * RUN_TO_PARITY and PREEMPT_SHORT on. A forked with a whole first slice
+ * (PLACE_DEADLINE_INITIAL off) and picked, run a third of it; then B
+ * forked with the same slice but half of it first (PLACE_DEADLINE_INITIAL
+ * on), so B is eligible with the earlier deadline: the EEVDF pick. Expect
+ * A to keep the CPU: only a shorter slice may cancel its protection.
  */
 static void equal_slice_wakee_does_not_preempt(struct kunit *test)
 {
-	int a;
+	int a, b;
 
-	ft_test_features(test, "RUN_TO_PARITY", "PREEMPT_SHORT", "PLACE_DEADLINE_INITIAL", NULL);
-	fork_while_protected(test, &a, 0);
+	ft_test_features(test, "RUN_TO_PARITY", "PREEMPT_SHORT", "!PLACE_DEADLINE_INITIAL", NULL);
+	a = ft_test_fork(test, 0, 0);
+	ft_run_for(ft_base_slice() / 3);
+	ft_test_features(test, "PLACE_DEADLINE_INITIAL", NULL);
+	b = ft_test_fork(test, 0, 0);
+	KUNIT_ASSERT_LT(test, ft_test_info(test, b).deadline, ft_test_info(test, a).deadline);
 	KUNIT_EXPECT_EQ(test, ft_curr(0), a);
 }
 
