@@ -11,10 +11,6 @@
 
 #define MAX_ENTITIES	64
 
-static int boot_two_cpus(struct kunit *test)
-{
-	return ft_test_boot(test, 2);
-}
 
 /* fair.c sums weights as scale_load_down() gives them on 64-bit. */
 static ft_u64 summed_weight(unsigned long scaled)
@@ -151,7 +147,7 @@ static struct kunit_case avg_cases[] = {
 
 static struct kunit_suite avg_suite = {
 	.name = "fair_avg_vruntime",
-	.init = boot_two_cpus,
+	.init = ft_test_boot_two_cpus,
 	.test_cases = avg_cases,
 };
 

@@ -297,14 +297,10 @@ static struct kunit_case migration_cases[] = {
 	{}
 };
 
-static int boot_two_cpus(struct kunit *test)
-{
-	return ft_test_boot(test, 2);
-}
 
 static struct kunit_suite migration_suite = {
 	.name = "fair_eevdf_lag_smp",
-	.init = boot_two_cpus,
+	.init = ft_test_boot_two_cpus,
 	.test_cases = migration_cases,
 };
 

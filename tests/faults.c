@@ -11,12 +11,7 @@
 #include <string.h>
 #include "harness.h"
 
-#define NSEC_PER_USEC	1000ULL
 
-static int boot_two_cpus(struct kunit *test)
-{
-	return ft_test_boot(test, 2);
-}
 
 /* What an error path must leave as it was: every CPU's root queue. */
 struct queues {
@@ -382,7 +377,7 @@ static struct kunit_suite faults_suite = {
 
 static struct kunit_suite faults_smp_suite = {
 	.name = "fair_faults_smp",
-	.init = boot_two_cpus,
+	.init = ft_test_boot_two_cpus,
 	.test_cases = faults_smp_cases,
 };
 

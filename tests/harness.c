@@ -125,6 +125,19 @@ int ft_test_boot_one_cpu(struct kunit *test)
 	return ft_test_boot(test, 1);
 }
 
+int ft_test_boot_two_cpus(struct kunit *test)
+{
+	return ft_test_boot(test, 2);
+}
+
+void ft_test_require(struct kunit *test, const char *feature)
+{
+	const char *why = ft_tree_lacks(feature);
+
+	if (why)
+		kunit_skip(test, "%s", why);
+}
+
 void ft_test_features(struct kunit *test, ...)
 {
 	const char *spec;

@@ -15,12 +15,14 @@
 #include "kunit.h"
 #include "fairtest.h"
 
+#define NSEC_PER_USEC	1000ULL
 #define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_SEC	1000000000ULL
 
 /* suite->init for suites that want N CPUs: set test->priv to (void *)N. */
 int ft_test_boot(struct kunit *test, int nr_cpus);
 int ft_test_boot_one_cpu(struct kunit *test);	/* a suite->init */
+int ft_test_boot_two_cpus(struct kunit *test);	/* a suite->init */
 
 /* A recorded fault as one line: "WARN at file:line: msg", "invariant broken: ...". */
 void ft_fault_describe(const struct ft_fault *f, char *buf, size_t size);
@@ -37,6 +39,9 @@ struct ft_task_info ft_test_info(struct kunit *test, int id);
  * behaviour says so through this, so its KTAP line carries the reason.
  */
 void ft_test_features(struct kunit *test, ...) __attribute__((sentinel));
+
+/* Skips the case, saying why, where the tree lacks @feature (ft_tree_lacks()). */
+void ft_test_require(struct kunit *test, const char *feature);
 
 /*
  * Ends a case that tests an exact rule fair.c is known to break on some

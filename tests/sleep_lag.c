@@ -11,15 +11,7 @@
 #include <errno.h>
 #include "harness.h"
 
-#define NSEC_PER_USEC	1000ULL
 
-static void require(struct kunit *test, const char *feature)
-{
-	const char *why = ft_tree_lacks(feature);
-
-	if (why)
-		kunit_skip(test, "%s", why);
-}
 
 /*
  * On one CPU: A runs 2 ms alone, B forks and is run as soon as A's turn
@@ -31,7 +23,7 @@ static ft_s64 b_sleeps_owed(struct kunit *test, int *b)
 {
 	ft_s64 lag;
 
-	KUNIT_ASSERT_EQ(test, ft_feature_set("WAKEUP_PREEMPTION", false), 0);
+	ft_test_features(test, "!WAKEUP_PREEMPTION", NULL);
 	ft_test_fork(test, 0, 0);
 	ft_run_for(2 * NSEC_PER_MSEC);
 	*b = ft_test_fork(test, 0, 0);
@@ -53,7 +45,7 @@ static void positive_lag_decays_by_time_slept(struct kunit *test)
 	ft_s64 lag, slept;
 	int b;
 
-	require(test, "sleep_lag_decay");
+	ft_test_require(test, "sleep_lag_decay");
 	lag = b_sleeps_owed(test, &b);
 	slept = lag / 2;
 	ft_run_for(slept);
@@ -71,7 +63,7 @@ static void long_sleep_ends_at_zero_lag(struct kunit *test)
 	ft_s64 lag;
 	int b;
 
-	require(test, "sleep_lag_decay");
+	ft_test_require(test, "sleep_lag_decay");
 	lag = b_sleeps_owed(test, &b);
 	ft_run_for(3 * lag);
 	KUNIT_ASSERT_EQ(test, ft_task_wake(b), 0);
@@ -91,7 +83,7 @@ static void negative_lag_kept_across_sleep(struct kunit *test)
 	ft_s64 lag;
 	int a, b;
 
-	KUNIT_ASSERT_EQ(test, ft_feature_set("DELAY_DEQUEUE", false), 0);
+	ft_test_features(test, "!DELAY_DEQUEUE", NULL);
 	a = ft_test_fork(test, 0, 0);
 	ft_run_for(100 * NSEC_PER_USEC);
 	attr.slice_ns = 200 * NSEC_PER_USEC;	/* short: it runs at once */
@@ -105,7 +97,7 @@ static void negative_lag_kept_across_sleep(struct kunit *test)
 	lag = ft_test_info(test, b).vlag;
 	KUNIT_ASSERT_LT_MSG(test, lag, 0, "setup: B left without debt");
 
-	KUNIT_ASSERT_EQ(test, ft_feature_set("WAKEUP_PREEMPTION", false), 0);
+	ft_test_features(test, "!WAKEUP_PREEMPTION", NULL);
 	ft_run_for(5 * NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ft_curr(0), a);
 	KUNIT_ASSERT_EQ(test, ft_task_wake(b), 0);
@@ -116,7 +108,7 @@ static void negative_lag_kept_across_sleep(struct kunit *test)
 /* The debt scenario above where sleeper lag decays. Expect the debt kept. */
 static void lag_kept_by_sleep_decay(struct kunit *test)
 {
-	require(test, "sleep_lag_decay");
+	ft_test_require(test, "sleep_lag_decay");
 	negative_lag_kept_across_sleep(test);
 }
 
@@ -126,7 +118,7 @@ static void lag_kept_by_sleep_decay(struct kunit *test)
  */
 static void lag_kept_on_busy_cpu_wakeup(struct kunit *test)
 {
-	require(test, "wake_idle_zero_lag");
+	ft_test_require(test, "wake_idle_zero_lag");
 	negative_lag_kept_across_sleep(test);
 }
 
@@ -144,7 +136,7 @@ static ft_s64 wake_pair_on_idle_cpu(struct kunit *test, bool reverse, ft_s64 lag
 
 	ft_shutdown();
 	KUNIT_ASSERT_EQ(test, ft_boot(1), 0);
-	KUNIT_ASSERT_EQ(test, ft_feature_set("DELAY_DEQUEUE", false), 0);
+	ft_test_features(test, "!DELAY_DEQUEUE", NULL);
 	for (int i = 0; i < 3; i++)
 		ft_test_fork(test, 0, 0);
 	ft_run_for(12 * NSEC_PER_MSEC);
@@ -180,7 +172,7 @@ static void idle_cpu_wakeups_placed_independent_of_order(struct kunit *test)
 {
 	ft_s64 lags[2], fwd, rev;
 
-	require(test, "wake_idle_zero_lag");
+	ft_test_require(test, "wake_idle_zero_lag");
 	fwd = wake_pair_on_idle_cpu(test, false, lags);
 	rev = wake_pair_on_idle_cpu(test, true, lags);
 	KUNIT_EXPECT_EQ_MSG(test, fwd, 0, "lags before %lld, %lld", lags[0], lags[1]);

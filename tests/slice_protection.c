@@ -11,16 +11,8 @@
 #include <errno.h>
 #include "harness.h"
 
-#define NSEC_PER_USEC	1000ULL
 #define MAX_TASKS	8
 
-static void require(struct kunit *test, const char *feature)
-{
-	const char *why = ft_tree_lacks(feature);
-
-	if (why)
-		kunit_skip(test, "%s", why);
-}
 
 static int fork_slice(struct kunit *test, int nice, ft_u64 slice_ns)
 {
@@ -77,7 +69,7 @@ static void limit_set_at_pick_is_min_of_deadline_and_min_slice(struct kunit *tes
 	const ft_u64 slices[] = { 3 * NSEC_PER_MSEC, 300 * NSEC_PER_USEC, NSEC_PER_MSEC, 0 };
 	int ids[MAX_TASKS], n = 0, checked = 0;
 
-	require(test, "vprot");
+	ft_test_require(test, "vprot");
 	for (int i = 0; i < 4; i++)
 		ids[n++] = fork_slice(test, 0, slices[i]);
 
@@ -115,7 +107,7 @@ static void limit_never_beyond_deadline(struct kunit *test)
 {
 	int ids[6], nice[6] = { 0, -5, 5, 0, 3, -2 };
 
-	require(test, "vprot");
+	ft_test_require(test, "vprot");
 	for (int i = 0; i < 6; i++) {
 		struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
 
@@ -143,10 +135,6 @@ static void limit_never_beyond_deadline(struct kunit *test)
 	}
 }
 
-static int boot_two_cpus(struct kunit *test)
-{
-	return ft_test_boot(test, 2);
-}
 
 /*
  * The set-up of the enqueue cases: on one CPU, A (3 ms slice) runs and is
@@ -157,7 +145,7 @@ static int boot_two_cpus(struct kunit *test)
  */
 static void a_protected_b_asleep_behind(struct kunit *test, int *a, int *b)
 {
-	KUNIT_ASSERT_EQ(test, ft_feature_set("DELAY_DEQUEUE", false), 0);
+	ft_test_features(test, "!DELAY_DEQUEUE", NULL);
 	*a = fork_slice(test, 0, 3 * NSEC_PER_MSEC);
 	ft_run_for(100 * NSEC_PER_USEC);
 	*b = fork_slice(test, 0, 200 * NSEC_PER_USEC);
@@ -183,8 +171,8 @@ static void shorter_slice_enqueue_cuts_protection(struct kunit *test)
 	ft_s64 before, want;
 	int a, b;
 
-	require(test, "vprot");
-	require(test, "protect_update");
+	ft_test_require(test, "vprot");
+	ft_test_require(test, "protect_update");
 	a_protected_b_asleep_behind(test, &a, &b);
 	before = vprot_of(test, a);
 	KUNIT_ASSERT_GT_MSG(test, before - ft_test_info(test, a).vruntime, 200 * NSEC_PER_USEC,
@@ -209,11 +197,11 @@ static void longer_slice_enqueue_never_extends_protection(struct kunit *test)
 	ft_s64 before;
 	int a, b;
 
-	require(test, "vprot");
-	require(test, "protect_update");
+	ft_test_require(test, "vprot");
+	ft_test_require(test, "protect_update");
 	a_protected_b_asleep_behind(test, &a, &b);
 	KUNIT_ASSERT_EQ(test, ft_task_wake(b), 0);
-	KUNIT_ASSERT_EQ(test, ft_feature_set("PREEMPT_SHORT", false), 0);
+	ft_test_features(test, "!PREEMPT_SHORT", NULL);
 	ft_run_for(50 * NSEC_PER_USEC);
 	KUNIT_ASSERT_EQ(test, ft_curr(0), a);
 	before = vprot_of(test, a);
@@ -244,7 +232,7 @@ static struct kunit_suite protection_suite = {
 
 static struct kunit_suite protection_smp_suite = {
 	.name = "fair_slice_protection_smp",
-	.init = boot_two_cpus,
+	.init = ft_test_boot_two_cpus,
 	.test_cases = protection_smp_cases,
 };
 
