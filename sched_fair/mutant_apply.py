@@ -10,7 +10,7 @@ import sys
 
 
 def die(msg):
-    print(msg, file=sys.stderr)
+    print('fairtest: ' + msg, file=sys.stderr)
     sys.exit(1)
 
 

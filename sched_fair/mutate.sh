@@ -31,7 +31,7 @@ for name in $names; do
 	mkdir -p "$dir/src"
 	if ! python3 "$apply" "$name" "$ksrc/kernel/sched/fair.c" "$dir/src/fair.c" \
 	     "$top"/fixtures/mutants/*.mutants 2>"$dir/apply.err"; then
-		printf '%-32s %-9s %s\n' "$name" n/a "$(head -n1 "$dir/apply.err")"
+		printf '%-32s %-9s %s\n' "$name" n/a "$(sed -n '1s/^fairtest: //p' "$dir/apply.err")"
 		continue
 	fi
 	applicable=$((applicable + 1))
@@ -47,9 +47,15 @@ for name in $names; do
 		continue
 	fi
 	"$dir/obj/fairtest" "$@" >"$dir/ktap" 2>&1
+	rc=$?
 	# suite.case of every failing case: "not ok" lines inside a subtest.
 	failed=$(awk '/^    # Subtest: / { s = $3 } /^    not ok / { print s "." $4 }' "$dir/ktap")
-	if [ -n "$failed" ]; then
+	if [ -z "$failed" ] && [ "$rc" -ne 0 ]; then
+		# The runner itself died or refused: caught, but by no case.
+		caught=$((caught + 1))
+		printf '%-32s %-9s %s
+' "$name" caught "the runner exited $rc: $dir/ktap"
+	elif [ -n "$failed" ]; then
 		caught=$((caught + 1))
 		n=$(echo "$failed" | wc -l)
 		first=$(echo "$failed" | head -n 2 | paste -sd, -)
@@ -61,7 +67,8 @@ for name in $names; do
 	rm -rf "$dir/obj/k" "$dir/obj/u"	# keep the logs, not the objects
 done
 
-[ "$applicable" -gt 0 ] || { echo "fairtest: no mutant applies to $ksrc" >&2; exit 1; }
-pct=$((100 * caught / applicable))
-echo "mutate: $caught of $applicable mutants caught ($pct%), $((applicable - caught)) survived"
+tested=$((applicable - broken))	# a mutant that does not compile tests nothing
+[ "$tested" -gt 0 ] || { echo "fairtest: no mutant applies to $ksrc and compiles" >&2; exit 1; }
+pct=$((100 * caught / tested))
+echo "mutate: $caught of $tested mutants caught ($pct%), $((tested - caught)) survived"
 [ "$broken" -eq 0 ] && [ "$pct" -ge 90 ]

@@ -37,7 +37,12 @@ bool ft_fair_slice_protected(struct sched_entity *se)
 	return protect_slice(se);
 }
 
-/* The bound entity_lag() clamps a dequeued entity's vlag to. */
+/*
+ * The lag bound of DESIGN.md 5.7, max(2 * slice, TICK_NSEC) scaled by the
+ * entity's weight: the rule as specified, written here rather than read
+ * back from entity_lag(), so that a patch changing the clamp is reported
+ * by the checker (and by make gate) as a change to that rule.
+ */
 s64 ft_fair_lag_limit(struct sched_entity *se)
 {
 	return calc_delta_fair(max_t(u64, 2 * se->slice, TICK_NSEC), se);

@@ -81,7 +81,7 @@ static void placement_at_v_without_place_lag(struct kunit *test)
 static void dequeue_clamps_lag_to_limit(struct kunit *test)
 {
 	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
-	ft_s64 limit = 10 * NSEC_PER_MSEC, before, after;
+	ft_s64 limit, before, after;
 	int a, b;
 
 	ft_test_features(test, "RUN_TO_PARITY", "!PREEMPT_SHORT", "PLACE_LAG", NULL);
@@ -89,6 +89,9 @@ static void dequeue_clamps_lag_to_limit(struct kunit *test)
 	a = ft_task_fork(&attr);
 	attr.slice_ns = 5 * NSEC_PER_MSEC;
 	b = ft_task_fork(&attr);
+	/* nice 0: no weight scaling; the tick must not set the bound */
+	limit = 2 * attr.slice_ns;
+	KUNIT_ASSERT_GT(test, limit, ft_tick_nsec());
 	KUNIT_ASSERT_GT(test, b, a);
 	ft_run_for(30 * NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ft_curr(0), a);

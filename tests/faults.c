@@ -133,7 +133,7 @@ static void clock_step_back_keeps_rq_clock_monotonic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ft_rq_clock(0), c0);
 	KUNIT_EXPECT_EQ(test, ft_test_info(test, id).exec_ns, e0);
 
-	ft_run_for(1500 * NSEC_PER_USEC);	/* the next tick is at 12 ms */
+	ft_run_for(1500 * NSEC_PER_USEC);	/* short of the next tick (12 ms at HZ=250) */
 	ft_tick(0);
 	KUNIT_EXPECT_EQ(test, ft_rq_clock(0), ft_now() - NSEC_PER_MSEC);
 	KUNIT_EXPECT_GT(test, ft_inject_fired(FT_FP_CLOCK_BACKWARDS), 0);

@@ -49,7 +49,7 @@ static void min_slice_is_exact_after_tree_rotations(struct kunit *test)
 	if (broken)
 		kunit_info(test, "cfs_rq_min_slice() %llu, smallest slice queued %llu", have, want);
 	ft_test_finding(test, "min_slice_rotation", broken,
-			"cfs_rq_min_slice() above the smallest queued slice after rotations");
+			"cfs_rq_min_slice() is not the smallest queued slice after rotations");
 }
 
 static struct kunit_case findings_cases[] = {
