@@ -17,7 +17,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/fairtest-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-secs() { start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); echo "$end - $start" | bc; }
+secs() {
+	start=$(date +%s.%N)
+	"$@" >/dev/null 2>&1 || { echo "bench: failed: $*" >&2; exit 1; }
+	end=$(date +%s.%N)
+	echo "$end - $start" | bc
+}
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "building plain, valgrind and asan binaries in $work ..." >&2

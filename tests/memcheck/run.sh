@@ -24,15 +24,17 @@ valgrind)
 	# memcheck runs compute-bound code ~100x slower and instruments every
 	# forked child afresh (fair_property forks hundreds): ten times the
 	# per-case time limit.
+	timeout=30	# the runner's default
 	set -- "$@" --end
 	while [ "$1" != --end ]; do
 		case $1 in
-		--timeout) set -- "$@" --timeout $(($2 * 10)); shift ;;
+		--timeout) timeout=$2; shift ;;
 		*) set -- "$@" "$1" ;;
 		esac
 		shift
 	done
 	shift
+	set -- --timeout $((timeout * 10)) "$@"
 	valgrind -q --tool=memcheck --error-exitcode=99 --leak-check=full \
 		--show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
 		--log-file="$logs/%p.log" "$bin" "$@" >"$logs/ktap" 2>"$logs/stderr"
