@@ -5,10 +5,12 @@
 # with sudo when not root. Extra package names may be given as arguments.
 set -eu
 need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev valgrind python3 $*"
+# One dpkg-query for all: this runs before every make check.
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $need 2>/dev/null |
+	    awk '/ install ok installed$/ { print $1 }')
 missing=
 for p in $need; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing="$missing $p"
+	echo "$installed" | grep -qx "$p" || missing="$missing $p"
 done
 [ -n "$missing" ] || exit 0
 
