@@ -114,6 +114,8 @@ help:
 	@echo '  SEED=n      seed for randomised tests ($(SEED))'
 	@echo '  JUNIT=f     also write JUnit XML to file f'
 	@echo '  TIMEOUT=s   per-case time limit in seconds ($(TIMEOUT))'
+	@echo '  FAIR_G=-g   full debug info for fair.c (gdb locals); default -g1: lines and'
+	@echo '              inline frames only, which keeps touch-fair.c-to-results fast'
 	@echo '  SERIES=s    for gate: a dir of *.patch (name order), an mbox (git format-patch,'
 	@echo '              b4), or a revision range A..B when KSRC is a git checkout'
 	@echo '  COVERAGE=0  gate without coverage (faster); default 1'

@@ -12,11 +12,17 @@ TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 # A variant (VARIANT=asan with its VARIANT_CFLAGS) shares the prepared
 # tree and flags in OBJ but builds every object and the binary in OBJ/VARIANT.
 VARIANT	?=
+# fair.c's debug info: line tables and inline frames (what addr2line and
+# the sanitizers use) by default, which keeps edit-to-result fast; FAIR_G=-g
+# for gdb's locals in fair.c too.
+FAIR_G	?= -g1
+KDEBUG	= -g
+$(B)/k/fair_bridge.o: KDEBUG = $(FAIR_G)
 B	:= $(OBJ)$(if $(VARIANT),/$(VARIANT))
 PREPARED := $(OBJ)/kbuild/.fairtest-prepared
 KFLAGS	= $(strip $(file < $(OBJ)/kflags))
 KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
-	  -O2 -g -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
+	  -O2 $(KDEBUG) -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
 	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"$(basename $(notdir $<))"'
 UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
@@ -60,6 +66,12 @@ define kcc
 	@cat $@.err >&2; rm -f $@.err
 endef
 
+# Rewritten only when FAIR_G changes, so changing it rebuilds fair.c.
+$(OBJ)/gen/fair_g: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(FAIR_G)' | cmp -s - $@ || echo '$(FAIR_G)' >$@
+$(B)/k/fair_bridge.o: $(OBJ)/gen/fair_g
+
 $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
 	$(kcc)
 $(B)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
@@ -90,5 +102,6 @@ $(BIN): $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS) $(TOP)/shim/percpu.lds
 	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"
 	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
 
-.PHONY: all
+.PHONY: all FORCE
+FORCE:
 -include $(shell find $(B)/k $(B)/u -name '*.d' 2>/dev/null)
