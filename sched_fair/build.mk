@@ -17,8 +17,8 @@ VARIANT	?=
 # for gdb's locals in fair.c too.
 FAIR_G	?= -g1
 KDEBUG	= -g
-$(B)/k/fair_bridge.o: KDEBUG = $(FAIR_G)
 B	:= $(OBJ)$(if $(VARIANT),/$(VARIANT))
+$(B)/k/fair_bridge.o: KDEBUG = $(FAIR_G)
 PREPARED := $(OBJ)/kbuild/.fairtest-prepared
 KFLAGS	= $(strip $(file < $(OBJ)/kflags))
 KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
