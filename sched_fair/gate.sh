@@ -26,6 +26,8 @@ root=$(dirname "$base_obj")/gate/$(basename "$base_obj")$([ "$cov" = 1 ] && echo
 cur=$root/cur obj=$root/obj steps=$root/steps
 # -u: pull in __gcov_dump, which the runner calls before a case's _exit().
 vflags=$([ "$cov" = 1 ] && echo --coverage -Wl,-u,__gcov_dump)
+# gcov maps counts to lines through the debug line info: full -g for fair.c.
+fair_g=$([ "$cov" = 1 ] && echo -g || echo -g1)
 
 die() { echo "fairtest: gate: $*" >&2; exit 1; }
 now() { date +%s.%N; }
@@ -54,7 +56,7 @@ fi
 "$sf/share_prep.sh" "$base_obj" "$ksrc" "$obj" "$cur" || exit 1
 kmake() {
 	make --no-print-directory -j"$(nproc)" -f "$sf/build.mk" KSRC="$cur" OBJ="$obj" PROFILE="$profile" \
-		VARIANT_CFLAGS="$vflags" all
+		VARIANT_CFLAGS="$vflags" FAIR_G="$fair_g" all
 }
 t0=$(now)
 kmake >"$root/base.build.log" 2>&1 ||
