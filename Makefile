@@ -16,6 +16,8 @@ SERIES	?=
 COVERAGE ?= 1
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+# The build uses every core unless make was given its own -j.
+JOBS	= $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc))
 SF	:= $(TOP)/sched_fair
 PROFILE_FILE := $(SF)/configs/$(PROFILE).config
 RUN_ARGS = --seed $(SEED) --timeout $(TIMEOUT) $(if $(JUNIT),--junit $(JUNIT)) $(FILTER)
@@ -27,7 +29,7 @@ define with_tree
 	@$(SF)/deps.sh
 	@ksrc=$$($(SF)/tree.sh $(KSRC)) && \
 	 obj=$(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)" | md5sum | cut -c1-8) && \
-	 $(MAKE) --no-print-directory -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) all && \
+	 $(MAKE) --no-print-directory $(JOBS) -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) all && \
 	 $(1)
 endef
 
