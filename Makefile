@@ -27,7 +27,7 @@ RUN_ARGS = --seed $(SEED) --timeout $(TIMEOUT) $(if $(JUNIT),--junit $(JUNIT)) $
 define with_tree
 	@[ -f $(PROFILE_FILE) ] || { echo "fairtest: unknown PROFILE=$(PROFILE); profiles: $(notdir $(basename $(wildcard $(SF)/configs/*.config)))" >&2; exit 2; }
 	@$(SF)/deps.sh
-	@ksrc=$$($(SF)/tree.sh $(KSRC)) && \
+	+@ksrc=$$($(SF)/tree.sh $(KSRC)) && \
 	 obj=$(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)" | md5sum | cut -c1-8) && \
 	 $(MAKE) --no-print-directory $(JOBS) -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) all && \
 	 $(1)
