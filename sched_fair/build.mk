@@ -46,6 +46,8 @@ all: $(BIN)
 
 $(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE)
 	@$(TOP)/sched_fair/prepare.sh $(KSRC) $(OBJ) $(PROFILE)
+# prepare.sh also writes these (flags, weight tables from the tree's core.c).
+$(OBJ)/kflags $(OBJ)/gen/prio_tables.c: $(PREPARED) ;
 
 # Probing reads fair.c too; probes.h is replaced only when its text changes,
 # so editing fair.c does not rebuild everything that includes it.
