@@ -197,9 +197,8 @@ void ft_shutdown(void)
 {
 	if (!ft_m.booted)
 		return;
-	for (int id = 1; id < FT_MAX_TASKS; id++)
-		if (ft_m.tasks[id].p)
-			ft_host_free(ft_m.tasks[id].p);
+	ft_for_each_task_id(id)
+		ft_host_free(ft_m.tasks[id].p);
 	for (int g = 1; g < FT_MAX_GROUPS; g++) {
 		if (!ft_m.groups[g])
 			continue;

@@ -63,6 +63,11 @@ static inline struct task_struct *ft_task_of(int id)
 	return ft_m.tasks[id].p;
 }
 
+/* Every task id that may be in use: ids above the high-water mark never were. */
+#define ft_for_each_task_id(id) \
+	for (int id = 1; id < ft_m.nr_task_ids; id++) \
+		if (ft_m.tasks[id].p)
+
 static inline struct task_group *ft_group_of(int id)
 {
 	if (!ft_m.booted || id < 0 || id >= FT_MAX_GROUPS)

@@ -69,8 +69,8 @@ int ft_group_destroy(int group)
 	ft_op_begin1("group_destroy", group);
 	if (!tg || tg == &root_task_group)
 		return -EINVAL;
-	for (int id = 1; id < FT_MAX_TASKS; id++)
-		if (ft_m.tasks[id].p && ft_m.tasks[id].p->sched_task_group == tg)
+	ft_for_each_task_id(id)
+		if (ft_m.tasks[id].p->sched_task_group == tg)
 			return -EBUSY;
 	if (!list_empty(&tg->children))
 		return -EBUSY;

@@ -324,11 +324,9 @@ void ft_check_invariants(struct rq *rq)
 		if (g)
 			check_dequeued(tg->se[cpu], &ft_m.gse_was_on_rq[g][cpu]);
 	}
-	for (int id = 1; id < ft_m.nr_task_ids; id++) {
+	ft_for_each_task_id(id) {
 		struct task_struct *p = ft_m.tasks[id].p;
 
-		if (!p)
-			continue;
 		check_dequeued(&p->se, &ft_m.tasks[id].was_on_rq);
 		queued += task_cpu(p) == cpu && task_on_rq_queued(p);
 	}

@@ -100,8 +100,8 @@ static u64 next_event(u64 end)
 		next = min(next, ft_m.next_tick[cpu]);
 		next = min(next, budget_end(cpu));
 	}
-	for (int id = 1; id < FT_MAX_TASKS; id++)
-		if (ft_m.tasks[id].p && ft_m.tasks[id].wake_at)
+	ft_for_each_task_id(id)
+		if (ft_m.tasks[id].wake_at)
 			next = min(next, ft_m.tasks[id].wake_at);
 	return next;
 }
@@ -126,10 +126,10 @@ static void run_events(void)
 			t->wake_at = ft_m.now + t->sleep_ns;
 		}
 	}
-	for (int id = 1; id < FT_MAX_TASKS; id++) {
+	ft_for_each_task_id(id) {
 		struct ft_task *t = &ft_m.tasks[id];
 
-		if (!t->p || !t->wake_at || t->wake_at > ft_m.now)
+		if (!t->wake_at || t->wake_at > ft_m.now)
 			continue;
 		/* a spurious wake-up finds no work: it sleeps once it has run */
 		t->run_until_exec = t->p->se.sum_exec_runtime +
