@@ -33,14 +33,29 @@ first_error() {
 mkdir -p "$kb" "$obj/gen"
 : >"$log"
 
+# A profile names options of every supported tree; one that this tree's
+# Kconfig does not define (SCHED_DEBUG is always on from 7.x, PROC_SYSCTL
+# became SYSCTL) is left out with a line, never a failure.
+find "$ksrc" -name 'Kconfig*' -not -path "$ksrc/Documentation/*" -print0 |
+	xargs -0 grep -hoE '^(menu)?config [A-Z0-9_]+' | sed 's/^.* /CONFIG_/' | sort -u >"$kb/kconfig.symbols"
+: >"$kb/profile.resolved"
+while IFS= read -r line; do
+	opt=$(printf '%s\n' "$line" | sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Z0-9_]*\)[= ].*/\2/p')
+	if [ -n "$opt" ] && ! grep -qx "$opt" "$kb/kconfig.symbols"; then
+		echo "fairtest: $opt is not in this tree's Kconfig; profile $(basename "$profile" .config) goes on without it" >&2
+		continue
+	fi
+	printf '%s\n' "$line" >>"$kb/profile.resolved"
+done <"$profile"
+
 # tinyconfig's fragments, then ours last so our choices win.
 cat "$ksrc/kernel/configs/tiny-base.config" "$ksrc/kernel/configs/tiny.config" \
-	"$ksrc/arch/x86/configs/tiny.config" "$profile" >"$kb/fairtest.allconfig" 2>/dev/null ||
-	cat "$profile" >"$kb/fairtest.allconfig"
+	"$ksrc/arch/x86/configs/tiny.config" "$kb/profile.resolved" >"$kb/fairtest.allconfig" 2>/dev/null ||
+	cat "$kb/profile.resolved" >"$kb/fairtest.allconfig"
 echo "fairtest: configuring $ksrc ($(basename "$profile" .config) profile) in $kb" >&2
 kmake KCONFIG_ALLCONFIG="$kb/fairtest.allconfig" allnoconfig ||
 	fail "kbuild could not configure $ksrc: $(first_error) (full log: $log)"
-for opt in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1/p' "$profile"); do
+for opt in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1/p' "$kb/profile.resolved"); do
 	grep -q "^$opt=y" "$kb/.config" ||
 		fail "$ksrc cannot enable $opt that profile $(basename "$profile") needs (missing or unmet dependency in its Kconfig)"
 done

@@ -53,6 +53,38 @@ has 'struct task_struct __rcu[[:space:]]+\*donor;' "$sched_h" && echo "#define F
 has 'sched_delayed' "$sched_h" && echo "#define FT_HAVE_DELAYED_DEQUEUE	1"
 has 'ENQUEUE_RQ_SELECTED' "$sched_h" && echo "#define FT_HAVE_RQ_SELECTED	1"
 has '^static void task_dead_fair' "$fair_c" && echo "#define FT_HAVE_TASK_DEAD_FAIR	1"
+# The core.c side of the class interface and the per-group layout, which
+# moved between 6.12 and 7.x (core.c's protocol follows the tree's).
+grep -Eq '^pick_next_task_fair\(' "$fair_c" && echo "#define FT_HAVE_PICK_NEXT_TASK_FAIR	1"
+has 'struct task_struct \*\(\*pick_task\)\(struct rq \*rq, struct rq_flags \*rf\);' "$sched_h" &&
+	echo "#define FT_PICK_TASK_TAKES_RF	1"
+has 'static inline void raw_spin_rq_unlock\(struct rq' "$sched_h" && echo "#define FT_RQ_UNLOCK_INLINE	1"
+has 'static inline bool available_idle_cpu\(' "$sched_h" && echo "#define FT_AVAILABLE_IDLE_CPU_INLINE	1"
+grep -Eq '^void stop_one_cpu_nowait\(' "$1/include/linux/stop_machine.h" && echo "#define FT_STOP_NOWAIT_VOID	1"
+has 'static inline struct sched_entity \*tg_se\(' "$sched_h" && echo "#define FT_HAVE_TG_SE_ACCESSOR	1"
+has 'struct cfs_rq __percpu[[:space:]]*\*cfs_rq;' "$sched_h" && echo "#define FT_TG_CFS_RQ_PERCPU	1"
+# The running sums behind V: names, the weight they use, overflow shift.
+if has '[[:space:]]sum_w_vruntime;' "$sched_h"; then
+	echo "#define FT_CFS_SUM_V		sum_w_vruntime"
+	echo "#define FT_CFS_SUM_W		sum_weight"
+else
+	echo "#define FT_CFS_SUM_V		avg_vruntime"
+	echo "#define FT_CFS_SUM_W		avg_load"
+fi
+has '[[:space:]]sum_shift;' "$sched_h" && echo "#define FT_HAVE_SUM_SHIFT	1"
+awk '/^struct sched_entity \{/,/^\};/' "$1/include/linux/sched.h" | grep -Eq 'struct load_weight[[:space:]]+h_load;' &&
+	echo "#define FT_HAVE_SE_H_LOAD	1"
+has 'u64[[:space:]]+max_slice;' "$1/include/linux/sched.h" && echo "#define FT_HAVE_MAX_SLICE	1"
+# A flat pick (7.3): every task entity sits in the CPU's root tree; group
+# cfs_rqs keep only the load hierarchy, and pick_next_entity() has no
+# cfs_rq to descend.
+grep -Eq '^pick_next_entity\(struct rq \*rq, bool' "$fair_c" && echo "#define FT_FLAT_PICK	1"
+# The lag clamp: the entity's own 2 x slice (6.12) or the queue's largest.
+has 'u64 max_slice = cfs_rq_max_slice\(cfs_rq\) \+ TICK_NSEC;' "$fair_c" && echo "#define FT_LAG_CLAMP_MAX_SLICE	1"
+grep -Eq '^static struct sched_entity \*pick_eevdf\(struct cfs_rq \*cfs_rq, bool protect\)' "$fair_c" &&
+	echo "#define FT_PICK_EEVDF_PROTECT	1"
+grep -q 'const_pcpu_hot' "$1/arch/x86/include/asm/current.h" && echo "#define FT_HAVE_PCPU_HOT	1"
+
 # Findings: known fair.c weaknesses, detected from the construction that
 # causes them, so tests of the exact rule expect the failure only there.
 # min_slice rides along in min_vruntime_update() while the rbtree's rotate

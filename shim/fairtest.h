@@ -95,6 +95,7 @@ struct ft_entity {
 	int group;		/* group the entity represents, if any */
 	bool curr, on_rq, in_tree;
 	unsigned long weight;	/* scaled load weight, as fair.c uses it */
+	unsigned long avg_weight;	/* its weight in the queue's V sum */
 	ft_s64 vruntime, deadline, vlag;
 	ft_u64 slice;
 	ft_s64 min_vruntime;	/* augmented: subtree minima (tree nodes) */

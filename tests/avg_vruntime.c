@@ -27,8 +27,8 @@ static void expect_sums_exact(struct kunit *test, int cpu, int group, const char
 		if (!ents[i].in_tree)
 			continue;
 		sum += (__int128)(ents[i].vruntime - cfs.zero_vruntime) *
-		       (__int128)ft_avg_weight(ents[i].weight);
-		load += ft_avg_weight(ents[i].weight);
+		       (__int128)ents[i].avg_weight;
+		load += ents[i].avg_weight;
 	}
 	KUNIT_EXPECT_EQ_MSG(test, cfs.avg_load, load, "cpu %d group %d after %s", cpu, group, after);
 	KUNIT_EXPECT_TRUE_MSG(test, (__int128)cfs.avg_vruntime == sum,
@@ -51,8 +51,8 @@ static void expect_eligibility_exact(struct kunit *test, int cpu, int group, con
 	KUNIT_ASSERT_EQ(test, ft_cfs_info(cpu, group, &cfs), 0);
 	n = ft_cfs_entities(cpu, group, ents, MAX_ENTITIES);
 	for (int i = 0; i < n; i++) {
-		sum += (__int128)(ents[i].vruntime - cfs.zero_vruntime) * ft_avg_weight(ents[i].weight);
-		load += ft_avg_weight(ents[i].weight);
+		sum += (__int128)(ents[i].vruntime - cfs.zero_vruntime) * ents[i].avg_weight;
+		load += ents[i].avg_weight;
 	}
 	for (int i = 0; i < n; i++) {
 		bool want = (__int128)(ents[i].vruntime - cfs.zero_vruntime) * load <= sum;

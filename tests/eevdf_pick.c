@@ -14,7 +14,7 @@ static bool exactly_eligible(const struct ft_entity *ents, int n, ft_s64 v)
 	__int128 sum = 0;
 
 	for (int i = 0; i < n; i++)
-		sum += (__int128)ft_avg_weight(ents[i].weight) * (ents[i].vruntime - v);
+		sum += (__int128)ents[i].avg_weight * (ents[i].vruntime - v);
 	return sum >= 0;
 }
 

@@ -190,8 +190,8 @@ ft_s64 ft_exact_v(const struct ft_entity *ents, int n)
 	if (!n)
 		return 0;
 	for (int i = 0; i < n; i++) {
-		sum += (__int128)ft_avg_weight(ents[i].weight) * (ents[i].vruntime - ents[0].vruntime);
-		load += ft_avg_weight(ents[i].weight);
+		sum += (__int128)ents[i].avg_weight * (ents[i].vruntime - ents[0].vruntime);
+		load += ents[i].avg_weight;
 	}
 	q = sum / load;
 	if (q * load > sum)	/* floor, not truncation */
@@ -208,13 +208,6 @@ ft_s64 ft_test_exact_v(struct kunit *test, int cpu, int group)
 		ft_test_info(test, curr);
 
 	return ft_exact_v(ents, ft_test_entities(test, cpu, group, ents));
-}
-
-ft_u64 ft_avg_weight(unsigned long scaled)
-{
-	unsigned long w = scaled >> 10;
-
-	return scaled ? (w < 2 ? 2 : w) : 0;
 }
 
 int ft_test_fork(struct kunit *test, int nice, int cpu)

@@ -72,9 +72,6 @@ ft_s64 ft_exact_v(const struct ft_entity *ents, int n);
 /* The queue's exact V on a cfs_rq, and a task's exact lag V - v there. */
 ft_s64 ft_test_exact_v(struct kunit *test, int cpu, int group);
 
-/* Weight as fair.c sums it (scale_load_down() on 64-bit). */
-ft_u64 ft_avg_weight(unsigned long scaled);
-
 /* Memory checking at the edges of every case (tests/memcheck.c). */
 void ft_memcheck_case_begin(void);
 void ft_memcheck_case_end(struct kunit *test);

@@ -13,8 +13,8 @@ DEFINE_PER_CPU_SHARED_ALIGNED(struct rq, runqueues);
 DEFINE_PER_CPU(struct rnd_state, sched_rnd_state);
 struct task_group root_task_group;
 LIST_HEAD(task_groups);
-const_debug unsigned int sysctl_sched_features;
-const_debug unsigned int sysctl_sched_nr_migrate = SCHED_NR_MIGRATE_BREAK;
+__read_mostly unsigned int sysctl_sched_features;
+__read_mostly unsigned int sysctl_sched_nr_migrate = SCHED_NR_MIGRATE_BREAK;
 struct balance_callback balance_push_callback;
 DEFINE_STATIC_KEY_FALSE(sched_numa_balancing);
 
@@ -133,8 +133,7 @@ static void init_rq(int cpu)
 	rq->next_balance = jiffies;
 	rq->curr = rq->idle = ft_m.idle[cpu];
 	fairtest_irq_flags[cpu] = X86_EFLAGS_IF;
-	per_cpu(pcpu_hot.current_task, cpu) = rq->idle;
-	per_cpu(pcpu_hot.cpu_number, cpu) = cpu;
+	ft_set_current(cpu, rq->idle);
 }
 
 int ft_boot(int nr_cpus)
@@ -169,10 +168,15 @@ int ft_boot(int nr_cpus)
 	memset(&ft_root_domain, 0, sizeof(ft_root_domain));
 	cpumask_copy(ft_root_domain.span, &__cpu_possible_mask);
 	cpumask_copy(ft_root_domain.online, &__cpu_possible_mask);
+#ifdef FT_TG_CFS_RQ_PERCPU
+	/* The root's queues are the runqueues' own, as sched_init() says. */
+	root_task_group.cfs_rq = &runqueues.cfs;
+#else
 	root_task_group.se = ft_host_zalloc(nr_cpus * sizeof(void *));
 	root_task_group.cfs_rq = ft_host_zalloc(nr_cpus * sizeof(void *));
 	if (!root_task_group.se || !root_task_group.cfs_rq)
 		return -ENOMEM;
+#endif
 	root_task_group.shares = ROOT_TASK_GROUP_LOAD;
 	INIT_LIST_HEAD(&task_groups);
 	list_add(&root_task_group.list, &task_groups);
@@ -209,8 +213,10 @@ void ft_shutdown(void)
 		ft_host_free(ft_m.idle[cpu]);
 		ft_host_free(ft_m.cpu_area[cpu]);
 	}
+#ifndef FT_TG_CFS_RQ_PERCPU
 	ft_host_free(root_task_group.se);
 	ft_host_free(root_task_group.cfs_rq);
+#endif
 	ft_m.booted = false;
 }
 

@@ -15,16 +15,37 @@ const struct sched_class dl_sched_class;
 
 void raw_spin_rq_lock_nested(struct rq *rq, int subclass)
 {
-	ft_spin_take(&rq->__lock, __builtin_return_address(0));
+	raw_spin_lock(&rq->__lock);
 }
 
+/* Out of line up to 6.12; an inline raw_spin_unlock() from 7.2 on. */
+#ifndef FT_RQ_UNLOCK_INLINE
 void raw_spin_rq_unlock(struct rq *rq)
 {
-	ft_check_invariants(rq);
-	ft_spin_release(&rq->__lock, __builtin_return_address(0));
+	raw_spin_unlock(&rq->__lock);
+}
+#endif
+
+/*
+ * seams/locking.c calls this before any spinlock is released: when it is
+ * an rq lock, that CPU's fair state must be consistent now.
+ */
+void ft_spin_releasing(raw_spinlock_t *lock)
+{
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+		if (lock == &cpu_rq(cpu)->__lock) {
+			ft_check_invariants(cpu_rq(cpu));
+			return;
+		}
+	}
 }
 
+/* 7.x wraps it in a macro that tells the lock-context analysis. */
+#ifdef task_rq_lock
+struct rq *_task_rq_lock(struct task_struct *p, struct rq_flags *rf)
+#else
 struct rq *task_rq_lock(struct task_struct *p, struct rq_flags *rf)
+#endif
 {
 	struct rq *rq;
 
@@ -45,7 +66,7 @@ void update_rq_clock(struct rq *rq)
 	if (rq->clock_update_flags & RQCF_ACT_SKIP)
 		return;
 	if (sched_feat(WARN_DOUBLE_CLOCK))
-		SCHED_WARN_ON(rq->clock_update_flags & RQCF_UPDATED);
+		WARN_ON_ONCE(rq->clock_update_flags & RQCF_UPDATED);
 	rq->clock_update_flags |= RQCF_UPDATED;
 
 	delta = sched_clock_cpu(cpu_of(rq)) - rq->clock;
@@ -95,7 +116,7 @@ void activate_task(struct rq *rq, struct task_struct *p, int flags)
 
 void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 {
-	SCHED_WARN_ON(flags & DEQUEUE_SLEEP);
+	WARN_ON_ONCE(flags & DEQUEUE_SLEEP);
 	WRITE_ONCE(p->on_rq, TASK_ON_RQ_MIGRATING);
 	ft_dequeue_task(rq, p, flags);
 }
@@ -134,10 +155,12 @@ int idle_cpu(int cpu)
 	return rq->curr == rq->idle && !rq->nr_running && !rq->ttwu_pending;
 }
 
+#ifndef FT_AVAILABLE_IDLE_CPU_INLINE
 int available_idle_cpu(int cpu)
 {
 	return idle_cpu(cpu);
 }
+#endif
 
 int ft_select_task_rq(struct task_struct *p, int cpu, int *wake_flags)
 {
@@ -168,6 +191,12 @@ void ft_set_load_weight(struct task_struct *p, bool update_load)
 		p->se.load = lw;
 }
 
+/*
+ * __pick_next_task()'s path when every task is fair: up to 6.12 fair.c's
+ * pick_next_task_fair() also puts prev and sets next; from 7.2 the class
+ * only picks and core.c switches with put_prev_set_next_task().
+ */
+#ifdef FT_HAVE_PICK_NEXT_TASK_FAIR
 static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
 				     struct rq_flags *rf)
 {
@@ -182,6 +211,21 @@ static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
 	}
 	return next;
 }
+#else
+static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
+				     struct rq_flags *rf)
+{
+	struct task_struct *next;
+
+	do {
+		next = fair_sched_class.pick_task(rq, rf);
+	} while (next == RETRY_TASK);
+	if (!next)
+		next = rq->idle;
+	put_prev_set_next_task(rq, prev, next);
+	return next;
+}
+#endif
 
 /*
  * __schedule() on @cpu: block prev if it is going to sleep (which fair.c
@@ -215,7 +259,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		RCU_INIT_POINTER(rq->curr, next);
 		prev->on_cpu = 0;
 		next->on_cpu = 1;
-		this_cpu_write(pcpu_hot.current_task, next);
+		ft_set_current(cpu, next);
 		if (next != rq->idle)
 			ft_m.tasks[next->pid].switches_in++;
 		ft_event(FT_EV_SWITCH);
@@ -249,7 +293,11 @@ u64 ft_cpu_nr_switches(int cpu)
 }
 
 /* The idle class: what a CPU runs when fair.c has nothing. */
+#ifdef FT_PICK_TASK_TAKES_RF
+static struct task_struct *ft_pick_task_idle(struct rq *rq, struct rq_flags *rf)
+#else
 static struct task_struct *ft_pick_task_idle(struct rq *rq)
+#endif
 {
 	return rq->idle;
 }

@@ -75,6 +75,38 @@ static inline struct task_group *ft_group_of(int id)
 	return ft_m.groups[id];
 }
 
+/*
+ * A group's per-CPU queue and entity: arrays of pointers up to 7.1, one
+ * per-CPU block holding both from 7.2 (tg_cfs_rq()/tg_se() in sched.h).
+ */
+#ifdef FT_HAVE_TG_SE_ACCESSOR
+#define ft_tg_cfs_rq(tg, cpu)	tg_cfs_rq(tg, cpu)
+#define ft_tg_se(tg, cpu)	tg_se(tg, cpu)
+#else
+#define ft_tg_cfs_rq(tg, cpu)	((tg)->cfs_rq[cpu])
+#define ft_tg_se(tg, cpu)	((tg)->se[cpu])
+#endif
+
+/*
+ * The weight an entity has in its queue's V sum, as the tree defines it:
+ * scale_load_down(load) up to 6.12; from 7.2 the full weight (the
+ * hierarchical one where entities carry h_load), shifted right by
+ * sum_shift once the sum would have overflowed, never below 2.
+ */
+static inline unsigned long ft_avg_weight(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+#ifdef FT_HAVE_SUM_SHIFT
+#ifdef FT_HAVE_SE_H_LOAD
+	unsigned long w = se->h_load.weight;
+#else
+	unsigned long w = se->load.weight;
+#endif
+	return cfs_rq->sum_shift ? max(2UL, w >> cfs_rq->sum_shift) : w;
+#else
+	return scale_load_down(se->load.weight);
+#endif
+}
+
 int ft_group_id(struct task_group *tg);
 struct cfs_rq *ft_cfs_rq_of(int cpu, int group);
 void ft_event(enum ft_event_kind kind);

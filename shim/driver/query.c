@@ -82,7 +82,7 @@ struct cfs_rq *ft_cfs_rq_of(int cpu, int group)
 
 	if (!tg || cpu < 0 || cpu >= ft_m.nr_cpus)
 		return NULL;
-	return tg->cfs_rq[cpu];
+	return ft_tg_cfs_rq(tg, cpu);
 }
 
 static void fill_entity(struct sched_entity *se, struct cfs_rq *cfs_rq,
@@ -95,6 +95,7 @@ static void fill_entity(struct sched_entity *se, struct cfs_rq *cfs_rq,
 		.on_rq = se->on_rq,
 		.in_tree = se != cfs_rq->curr && se->on_rq,
 		.weight = se->load.weight,
+		.avg_weight = se->on_rq ? ft_avg_weight(cfs_rq, se) : 0,
 		.vruntime = (s64)se->vruntime,
 		.deadline = (s64)se->deadline,
 		.vlag = se->vlag,
@@ -161,8 +162,8 @@ int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info)
 		.nr_queued = cfs_rq->FT_CFS_NR,
 		.h_nr_queued = cfs_rq->FT_CFS_H_NR,
 		.load = scale_load_down(cfs_rq->load.weight),
-		.avg_vruntime = cfs_rq->avg_vruntime,
-		.avg_load = cfs_rq->avg_load,
+		.avg_vruntime = cfs_rq->FT_CFS_SUM_V,
+		.avg_load = cfs_rq->FT_CFS_SUM_W,
 		.zero_vruntime = (s64)cfs_rq->FT_CFS_ZERO_VRUNTIME,
 	};
 	return 0;

@@ -31,12 +31,53 @@ void ft_spin_take(raw_spinlock_t *lock, void *caller)
 
 void ft_spin_release(raw_spinlock_t *lock, void *caller)
 {
+	ft_spin_releasing(lock);
 	release(&lock->raw_lock.val, caller);
+}
+
+/*
+ * The profile sets CONFIG_DEBUG_SPINLOCK, which makes every spinlock
+ * operation, inline wrappers included, end in these out-of-line calls:
+ * the one place that sees each lock and unlock, on every tree (from 7.2
+ * the rq unlock itself is inline in sched.h).
+ */
+void __raw_spin_lock_init(raw_spinlock_t *lock, const char *name,
+			  struct lock_class_key *key, short inner)
+{
+	lock->raw_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
+}
+
+void do_raw_spin_lock(raw_spinlock_t *lock)
+{
+	ft_spin_take(lock, __builtin_return_address(0));
+}
+
+int do_raw_spin_trylock(raw_spinlock_t *lock)
+{
+	if (atomic_read(&lock->raw_lock.val))
+		return 0;
+	ft_spin_take(lock, __builtin_return_address(0));
+	return 1;
+}
+
+void do_raw_spin_unlock(raw_spinlock_t *lock)
+{
+	ft_spin_release(lock, __builtin_return_address(0));
 }
 
 void __lockfunc _raw_spin_lock(raw_spinlock_t *lock)
 {
 	ft_spin_take(lock, __builtin_return_address(0));
+}
+
+void __lockfunc _raw_spin_unlock(raw_spinlock_t *lock)
+{
+	ft_spin_release(lock, __builtin_return_address(0));
+}
+
+int __lockfunc _raw_spin_trylock(raw_spinlock_t *lock)
+{
+	return do_raw_spin_trylock(lock);
 }
 
 unsigned long __lockfunc _raw_spin_lock_irqsave(raw_spinlock_t *lock)
@@ -52,6 +93,18 @@ void __lockfunc _raw_spin_unlock_irqrestore(raw_spinlock_t *lock,
 {
 	ft_spin_release(lock, __builtin_return_address(0));
 	arch_local_irq_restore(flags);
+}
+
+void __lockfunc _raw_spin_lock_irq(raw_spinlock_t *lock)
+{
+	arch_local_irq_disable();
+	ft_spin_take(lock, __builtin_return_address(0));
+}
+
+void __lockfunc _raw_spin_unlock_irq(raw_spinlock_t *lock)
+{
+	ft_spin_release(lock, __builtin_return_address(0));
+	arch_local_irq_enable();
 }
 
 /* Group shares changes hold shares_mutex; same self-deadlock rule. */

@@ -13,6 +13,7 @@
 #include <linux/printk.h>
 #include <linux/prandom.h>
 #include "seam.h"
+#include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 
 void open_softirq(int nr, void (*action)(void))
 {
@@ -25,8 +26,14 @@ void raise_softirq(unsigned int nr)
 	SEAM_NOOP();
 }
 
-bool stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
-			 struct cpu_stop_work *work_buf)
+/* Returns bool up to 7.2, void from 7.3 (queueing cannot fail there). */
+#ifdef FT_STOP_NOWAIT_VOID
+void
+#else
+bool
+#endif
+stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
+		    struct cpu_stop_work *work_buf)
 {
 	SEAM_ABORT();
 }

@@ -45,5 +45,10 @@ extern enum ft_point ft_slab_site;
 /* The fake CPU the harness is executing as (see asm/percpu.h override). */
 extern int fairtest_cpu;
 void ft_switch_cpu(int cpu);
+struct task_struct;
+void ft_set_current(int cpu, struct task_struct *p);
+
+/* The driver's hook before a spinlock is released (an rq lock: check). */
+void ft_spin_releasing(struct raw_spinlock *lock);
 
 #endif /* FAIRTEST_SEAM_H */

@@ -11,6 +11,7 @@
 #include <asm/current.h>
 #include <asm/smp.h>
 #include "seam.h"
+#include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 
 struct cpumask __cpu_possible_mask;
 struct cpumask __cpu_online_mask;
@@ -22,7 +23,13 @@ atomic_t __num_online_cpus;
 unsigned int nr_cpu_ids = 1;
 
 unsigned long __per_cpu_offset[NR_CPUS];
+#ifdef FT_HAVE_PCPU_HOT
 DEFINE_PER_CPU_ALIGNED(struct pcpu_hot, pcpu_hot);
+#else
+/* 7.x split x86's hot block into plain per-CPU variables. */
+DEFINE_PER_CPU_CACHE_HOT(struct task_struct *, current_task);
+DEFINE_PER_CPU_CACHE_HOT(int, cpu_number);
+#endif
 DEFINE_PER_CPU_READ_MOSTLY(cpumask_var_t, cpu_sibling_map);
 
 /* Where the asm/percpu.h override points every this_cpu access. */
@@ -34,4 +41,16 @@ void ft_switch_cpu(int cpu)
 {
 	fairtest_cpu = cpu;
 	fairtest_cpu_offset = __per_cpu_offset[cpu];
+}
+
+/* What `current` and smp_processor_id() read on @cpu. */
+void ft_set_current(int cpu, struct task_struct *p)
+{
+#ifdef FT_HAVE_PCPU_HOT
+	per_cpu(pcpu_hot.current_task, cpu) = p;
+	per_cpu(pcpu_hot.cpu_number, cpu) = cpu;
+#else
+	per_cpu(current_task, cpu) = p;
+	per_cpu(cpu_number, cpu) = cpu;
+#endif
 }
