@@ -26,7 +26,10 @@ KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) 
 	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"$(basename $(notdir $<))"'
 UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
-LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_pcpu_hot=pcpu_hot \
+# x86 reads current through a const alias the linker provides: of the
+# pcpu_hot block up to 6.12, of current_task itself from 7.2.
+PCPU_CURRENT := $(if $(shell grep -l const_pcpu_hot $(KSRC)/arch/x86/include/asm/current.h 2>/dev/null),pcpu_hot,current_task)
+LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_$(PCPU_CURRENT)=$(PCPU_CURRENT) \
 	  $(VARIANT_CFLAGS)
 LDLIBS	= -lcmocka -lfiu
 

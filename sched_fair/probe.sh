@@ -83,6 +83,11 @@ grep -Eq '^pick_next_entity\(struct rq \*rq, bool' "$fair_c" && echo "#define FT
 has 'u64 max_slice = cfs_rq_max_slice\(cfs_rq\) \+ TICK_NSEC;' "$fair_c" && echo "#define FT_LAG_CLAMP_MAX_SLICE	1"
 grep -Eq '^static struct sched_entity \*pick_eevdf\(struct cfs_rq \*cfs_rq, bool protect\)' "$fair_c" &&
 	echo "#define FT_PICK_EEVDF_PROTECT	1"
+grep -q '__register_sysctl_init(const char \*path, const struct ctl_table' "$1/include/linux/sysctl.h" &&
+	echo "#define FT_SYSCTL_TABLE_CONST	1"
+has 'extern void resched_curr_lazy\(struct rq \*rq\);' "$sched_h" && echo "#define FT_HAVE_RESCHED_LAZY	1"
+has 'DECLARE_PER_CPU\(struct sched_domain_shared __rcu \*, sd_balance_shared\);' "$sched_h" &&
+	echo "#define FT_HAVE_SD_BALANCE_SHARED	1"
 grep -q 'const_pcpu_hot' "$1/arch/x86/include/asm/current.h" && echo "#define FT_HAVE_PCPU_HOT	1"
 
 # Findings: known fair.c weaknesses, detected from the construction that

@@ -9,6 +9,7 @@
 #include "fair.c"	/* kernel/sched/fair.c of the tree under test */
 #include "fairtest.h"
 #include "fair_white.h"
+#include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 
 /* From the driver (driver.h would pull pelt.h in a second time). */
 struct cfs_rq *ft_cfs_rq_of(int cpu, int group);
@@ -27,9 +28,18 @@ int ft_fair_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	return entity_eligible(cfs_rq, se);
 }
 
-struct sched_entity *ft_fair_pick_eevdf(struct cfs_rq *cfs_rq)
+/*
+ * From 7.2 pick_eevdf() takes @protect (buddy and slice protection, as
+ * pick_next_entity() asks); up to 6.12 protection is inside, governed by
+ * RUN_TO_PARITY alone.
+ */
+struct sched_entity *ft_fair_pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 {
+#ifdef FT_PICK_EEVDF_PROTECT
+	return pick_eevdf(cfs_rq, protect);
+#else
 	return pick_eevdf(cfs_rq);
+#endif
 }
 
 bool ft_fair_slice_protected(struct sched_entity *se)
@@ -38,14 +48,19 @@ bool ft_fair_slice_protected(struct sched_entity *se)
 }
 
 /*
- * The lag bound of DESIGN.md 5.7, max(2 * slice, TICK_NSEC) scaled by the
- * entity's weight: the rule as specified, written here rather than read
- * back from entity_lag(), so that a patch changing the clamp is reported
- * by the checker (and by make gate) as a change to that rule.
+ * The lag bound, scaled by the entity's weight: up to 6.12 (DESIGN.md 5.7)
+ * max(2 * slice, TICK_NSEC) of the entity's own slice; from 7.2 the
+ * largest slice of its queue plus a tick. The rule as specified, written
+ * here rather than read back from entity_lag(), so that a patch changing
+ * the clamp is reported by the checker (and by make gate) as a change.
  */
-s64 ft_fair_lag_limit(struct sched_entity *se)
+s64 ft_fair_lag_limit(struct sched_entity *se, u64 queue_max_slice)
 {
+#ifdef FT_LAG_CLAMP_MAX_SLICE
+	return calc_delta_fair(queue_max_slice + TICK_NSEC, se);
+#else
 	return calc_delta_fair(max_t(u64, 2 * se->slice, TICK_NSEC), se);
+#endif
 }
 
 u64 ft_fair_min_slice(struct cfs_rq *cfs_rq)

@@ -78,9 +78,10 @@ static int alloc_cpu_areas(int nr_cpus)
 {
 	unsigned long size = __per_cpu_end - __per_cpu_start;
 
+	ft_pcpu_reset(size);
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		/* Keep the template's page alignment in every copy. */
-		void *raw = ft_host_zalloc(size + PAGE_SIZE);
+		void *raw = ft_host_zalloc(size + FT_PCPU_RESERVE + PAGE_SIZE);
 		char *area;
 
 		if (!raw)
@@ -133,7 +134,7 @@ static void init_rq(int cpu)
 	rq->next_balance = jiffies;
 	rq->curr = rq->idle = ft_m.idle[cpu];
 	fairtest_irq_flags[cpu] = X86_EFLAGS_IF;
-	ft_set_current(cpu, rq->idle);
+	ft_cpu_up(cpu, rq->idle);
 }
 
 int ft_boot(int nr_cpus)

@@ -91,6 +91,28 @@ void resched_curr(struct rq *rq)
 	ft_host_seam_called("resched_curr", cpu_of(rq));
 }
 
+/*
+ * Lazy preemption (PREEMPT_LAZY, the 7.x default): the flag is acted on
+ * when the CPU next returns to user space. Every fake task is a user task
+ * and every operation runs on some CPU as an interrupt or system call, so
+ * on that CPU the return is at the end of the operation: there it is an
+ * ordinary resched. Elsewhere nothing tells the CPU (no IPI) until its
+ * next tick, which promotes the flag as sched_tick() does (loop.c).
+ */
+#ifdef FT_HAVE_RESCHED_LAZY
+void resched_curr_lazy(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	if (curr == rq->idle || cpu_of(rq) == smp_processor_id()) {
+		resched_curr(rq);
+		return;
+	}
+	if (!test_tsk_need_resched(curr) && !test_tsk_thread_flag(curr, TIF_NEED_RESCHED_LAZY))
+		set_tsk_thread_flag(curr, TIF_NEED_RESCHED_LAZY);
+}
+#endif
+
 void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	if (!(flags & ENQUEUE_NOCLOCK))
@@ -98,8 +120,12 @@ void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 	p->sched_class->enqueue_task(rq, p, flags);
 }
 
-/* false only for DEQUEUE_SLEEP that fair.c turned into a delayed dequeue */
-bool ft_dequeue_task(struct rq *rq, struct task_struct *p, int flags)
+/*
+ * false only for DEQUEUE_SLEEP that fair.c turned into a delayed dequeue.
+ * core.c's dequeue_task(), which 7.3's fair.c calls back for a delayed
+ * task it finishes dequeueing.
+ */
+bool dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	if (!(flags & DEQUEUE_NOCLOCK))
 		update_rq_clock(rq);
@@ -118,7 +144,7 @@ void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 {
 	WARN_ON_ONCE(flags & DEQUEUE_SLEEP);
 	WRITE_ONCE(p->on_rq, TASK_ON_RQ_MIGRATING);
-	ft_dequeue_task(rq, p, flags);
+	dequeue_task(rq, p, flags);
 }
 
 void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
@@ -247,7 +273,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 
 	prev = rq->curr;
 	if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
-		if (ft_dequeue_task(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK))
+		if (dequeue_task(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK))
 			__block_task(rq, prev);
 		ft_event(FT_EV_SLEEP);
 	}

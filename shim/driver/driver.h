@@ -25,7 +25,10 @@ struct ft_task {
 	u64 wake_at;		/* 0 = not sleeping on a timer */
 	u64 resume_at;		/* after a spurious wake-up: the real wake_at */
 	unsigned long switches_in;
-	bool was_on_rq;		/* for the lag-clamp-at-dequeue check */
+	struct lag_watch {	/* for the lag-clamp-at-dequeue check */
+		bool was_on_rq;
+		u64 max_slice;	/* largest slice its queue held meanwhile */
+	} lag;
 };
 
 /* The bridge operation in progress, named in invariant reports. */
@@ -49,7 +52,7 @@ struct ft_machine {
 	u64 events[FT_EV_NR];
 	int nr_task_ids, nr_group_ids;	/* ids in use are below these */
 	struct ft_op op;
-	bool gse_was_on_rq[FT_MAX_GROUPS][FT_MAX_CPUS];
+	struct lag_watch gse_lag[FT_MAX_GROUPS][FT_MAX_CPUS];
 	u64 invariant_checks;
 	unsigned long invariants_broken;	/* one bit per rule, reported once */
 	bool booted;
@@ -128,7 +131,6 @@ void ft_check_invariants(struct rq *rq);
 
 /* core.c: the protocol steps. */
 void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags);
-bool ft_dequeue_task(struct rq *rq, struct task_struct *p, int flags);
 void ft_schedule_cpu(int cpu, bool preempt);
 void ft_resched_pending(void);
 void ft_set_load_weight(struct task_struct *p, bool update_load);

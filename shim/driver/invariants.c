@@ -19,14 +19,15 @@ enum ft_rule {
 	RULE_AVG_VRUNTIME, RULE_AVG_LOAD, RULE_LOAD, RULE_NR_RUNNING,
 	RULE_H_NR_QUEUED, RULE_H_NR_DELAYED, RULE_H_NR_RUNNABLE, RULE_RQ_NR_RUNNING,
 	RULE_TREE_ORDER, RULE_CURR_IN_TREE, RULE_MIN_VRUNTIME, RULE_MIN_SLICE,
-	RULE_CFS_MIN_SLICE, RULE_ELIGIBLE, RULE_PICK, RULE_LAG_CLAMP,
+	RULE_MAX_SLICE, RULE_CFS_MIN_SLICE, RULE_ELIGIBLE, RULE_PICK, RULE_LAG_CLAMP,
+	RULE_FLAT_TREE,
 };
 
 static const char *const rule_names[] = {
-	[RULE_AVG_VRUNTIME]	= "avg_vruntime is the weighted key sum of the tree",
-	[RULE_AVG_LOAD]		= "avg_load is the weight sum of the tree",
+	[RULE_AVG_VRUNTIME]	= "the V sum is the weighted key sum of the tree",
+	[RULE_AVG_LOAD]		= "the V weight is the weight sum of the tree",
 	[RULE_LOAD]		= "load.weight is the weight sum of queued entities",
-	[RULE_NR_RUNNING]	= "nr_running counts the tree plus a queued curr",
+	[RULE_NR_RUNNING]	= "nr_running counts the entities queued on it",
 	[RULE_H_NR_QUEUED]	= "h_nr_queued counts the tasks queued below",
 	[RULE_H_NR_DELAYED]	= "h_nr_delayed counts the delayed tasks below",
 	[RULE_H_NR_RUNNABLE]	= "h_nr_runnable counts the tasks below not delayed",
@@ -35,10 +36,12 @@ static const char *const rule_names[] = {
 	[RULE_CURR_IN_TREE]	= "curr is not in the tree",
 	[RULE_MIN_VRUNTIME]	= "min_vruntime is the subtree minimum",
 	[RULE_MIN_SLICE]	= "min_slice is the subtree minimum",	/* see below */
+	[RULE_MAX_SLICE]	= "max_slice is the subtree maximum",
 	[RULE_CFS_MIN_SLICE]	= "cfs_rq_min_slice is the queue minimum",
 	[RULE_ELIGIBLE]		= "eligible iff the exact lag is >= 0",
 	[RULE_PICK]		= "pick_eevdf is the earliest eligible deadline",
 	[RULE_LAG_CLAMP]	= "vlag of a dequeued entity is within the lag limit",
+	[RULE_FLAT_TREE]	= "the root tree holds every queued task (flat pick)",
 };
 
 typedef __int128 s128;
@@ -94,11 +97,6 @@ static void __printf(3, 4) broken(enum ft_rule rule, struct cfs_rq *cfs_rq,
 	ft_host_fault(&fault);
 }
 
-static unsigned long avg_weight(struct sched_entity *se)
-{
-	return scale_load_down(se->load.weight);
-}
-
 static struct sched_entity *queued_curr(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
@@ -116,84 +114,150 @@ static struct sched_entity *queued_curr(struct cfs_rq *cfs_rq)
  * (see sched_fair/probe.sh): there the rotate and copy callbacks carry
  * min_vruntime alone, so a node moving up keeps a min_slice of its old
  * place; once stale, later propagation mixes stale and fresh values and
- * the error goes either way (seen above and below the true minimum). No
- * weaker rule holds, so there the checker leaves min_slice alone, and
- * tests/findings.c tests the exact rule as a known finding.
+ * the error goes either way (seen above and below the true minimum), and
+ * tests/findings.c tests the exact rule as a known finding. What the bug
+ * cannot break is still checked there: a rotation or a copy never lands
+ * on a leaf (the node going down is recomputed), so a leaf's min_slice is
+ * its own slice; and every value was computed over a subtree holding the
+ * node itself, so no node's min_slice is above its own slice.
  */
-static bool min_slice_broken(u64 have, u64 exact)
+static bool min_slice_broken(struct sched_entity *se, u64 exact)
 {
 #ifdef FT_FINDING_MIN_SLICE_ROTATION
-	return false;
+	bool leaf = !se->run_node.rb_left && !se->run_node.rb_right;
+
+	return leaf ? se->min_slice != exact : se->min_slice > se->slice;
 #else
-	return have != exact;
+	return se->min_slice != exact;
 #endif
 }
 
-/* Walks a subtree, checking each node's augmented minima against it. */
-static void subtree_minima(struct cfs_rq *cfs_rq, struct rb_node *node,
-			   u64 *min_v, u64 *min_slice)
+struct minima {
+	u64 v, min_slice, max_slice;
+};
+
+/* Walks a subtree, checking each node's augmented fields against it. */
+static void subtree_minima(struct cfs_rq *cfs_rq, struct rb_node *node, struct minima *m)
 {
 	struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
 	char name[32];
 
-	*min_v = se->vruntime;
-	*min_slice = se->slice;
+	*m = (struct minima){ se->vruntime, se->slice, se->slice };
 	for (int i = 0; i < 2; i++) {
 		struct rb_node *child = i ? node->rb_right : node->rb_left;
-		u64 v, s;
+		struct minima c;
 
 		if (!child)
 			continue;
-		subtree_minima(cfs_rq, child, &v, &s);
-		if ((s64)(v - *min_v) < 0)
-			*min_v = v;
-		*min_slice = min(*min_slice, s);
+		subtree_minima(cfs_rq, child, &c);
+		if ((s64)(c.v - m->v) < 0)
+			m->v = c.v;
+		m->min_slice = min(m->min_slice, c.min_slice);
+		m->max_slice = max(m->max_slice, c.max_slice);
 	}
-	if (se->min_vruntime != *min_v) {
+	if (se->min_vruntime != m->v) {
 		who(se, name, sizeof(name));
 		broken(RULE_MIN_VRUNTIME, cfs_rq, "%s has %lld, subtree minimum %lld",
-		       name, (s64)se->min_vruntime, (s64)*min_v);
+		       name, (s64)se->min_vruntime, (s64)m->v);
 	}
-	if (min_slice_broken(se->min_slice, *min_slice)) {
+	if (min_slice_broken(se, m->min_slice)) {
 		who(se, name, sizeof(name));
-		broken(RULE_MIN_SLICE, cfs_rq, "%s has %llu, subtree minimum %llu",
-		       name, se->min_slice, *min_slice);
+		broken(RULE_MIN_SLICE, cfs_rq, "%s has %llu, subtree minimum %llu (own slice %llu)",
+		       name, se->min_slice, m->min_slice, se->slice);
 	}
+#ifdef FT_HAVE_MAX_SLICE
+	if (se->max_slice != m->max_slice) {
+		who(se, name, sizeof(name));
+		broken(RULE_MAX_SLICE, cfs_rq, "%s has %llu, subtree maximum %llu",
+		       name, se->max_slice, m->max_slice);
+	}
+#endif
 }
 
 /*
- * One walk of a queue: the sums and counters fair.c keeps, recomputed.
- * key_sum and load include curr, so that lag(v) >= 0, i.e.
- * sum w_i * (v_i - v) >= 0, is key_sum >= load * (v - zero) exactly.
+ * One walk of a queue's tree (and its queued curr): the V sums fair.c
+ * keeps, recomputed. key_sum and load include curr, so that lag(v) >= 0,
+ * i.e. sum w_i * (v_i - v) >= 0, is key_sum >= load * (v - zero) exactly.
  */
 struct queued {
-	unsigned int nr, h_nr, h_delayed, h_runnable;
-	unsigned long load_weight;
-	u64 min_slice;
+	unsigned int nr;
+	u64 min_slice, max_slice;
 	s128 tree_key_sum, key_sum;
 	u64 tree_load, load;
 };
 
 static void count_queued(struct cfs_rq *cfs_rq, struct sched_entity *se, struct queued *q)
 {
-	s128 key = (s128)avg_weight(se) * (s64)(se->vruntime - cfs_rq->FT_CFS_ZERO_VRUNTIME);
+	u64 w = ft_avg_weight(cfs_rq, se);
+	s128 key = (s128)w * (s64)(se->vruntime - cfs_rq->FT_CFS_ZERO_VRUNTIME);
 
 	q->nr++;
-	q->load_weight += se->load.weight;
 	q->min_slice = min(q->min_slice, se->slice);
-	q->h_nr += se->my_q ? se->my_q->FT_CFS_H_NR : 1;
-#ifdef FT_HAVE_H_NR_DELAYED
-	q->h_delayed += se->my_q ? se->my_q->h_nr_delayed : se->sched_delayed;
-#endif
-#ifdef FT_HAVE_H_NR_RUNNABLE
-	q->h_runnable += se->my_q ? se->my_q->h_nr_runnable : !se->sched_delayed;
-#endif
+	q->max_slice = max(q->max_slice, se->slice);
 	q->key_sum += key;
-	q->load += avg_weight(se);
+	q->load += w;
 	if (se != cfs_rq->curr) {
 		q->tree_key_sum += key;
-		q->tree_load += avg_weight(se);
+		q->tree_load += w;
 	}
+}
+
+/*
+ * What each cfs_rq counts of the entities queued on it (cfs_rq_of(se)):
+ * its direct children, tasks and group entities, found by walking every
+ * task and group entity of the CPU rather than the tree, because with a
+ * flat pick (7.3) the tree is the CPU's alone and group queues only count.
+ */
+struct members {
+	struct cfs_rq *cfs_rq;
+	u64 max_slice;		/* largest slice in its tree and curr */
+	unsigned int nr, h_nr, h_delayed, h_runnable;
+	unsigned long load_weight;
+};
+
+static struct members *member_of(struct members *m, int n, struct cfs_rq *cfs_rq)
+{
+	for (int i = 0; i < n; i++)
+		if (m[i].cfs_rq == cfs_rq)
+			return &m[i];
+	return NULL;
+}
+
+static void count_member(struct members *m, int n, struct sched_entity *se)
+{
+	struct members *c = se->on_rq ? member_of(m, n, se->cfs_rq) : NULL;
+
+	if (!c)
+		return;
+	c->nr++;
+	c->load_weight += se->load.weight;
+	c->h_nr += se->my_q ? se->my_q->FT_CFS_H_NR : 1;
+#ifdef FT_HAVE_H_NR_DELAYED
+	c->h_delayed += se->my_q ? se->my_q->h_nr_delayed : se->sched_delayed;
+#endif
+#ifdef FT_HAVE_H_NR_RUNNABLE
+	c->h_runnable += se->my_q ? se->my_q->h_nr_runnable : !se->sched_delayed;
+#endif
+}
+
+static void check_members(const struct members *c)
+{
+	struct cfs_rq *cfs_rq = c->cfs_rq;
+
+	if (cfs_rq->FT_CFS_NR != c->nr)
+		broken(RULE_NR_RUNNING, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_NR, c->nr);
+	if (cfs_rq->load.weight != c->load_weight)
+		broken(RULE_LOAD, cfs_rq, "%lu, summed %lu", cfs_rq->load.weight, c->load_weight);
+	if (cfs_rq->FT_CFS_H_NR != c->h_nr)
+		broken(RULE_H_NR_QUEUED, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_H_NR, c->h_nr);
+#ifdef FT_HAVE_H_NR_DELAYED
+	if (cfs_rq->h_nr_delayed != c->h_delayed)
+		broken(RULE_H_NR_DELAYED, cfs_rq, "%u, counted %u", cfs_rq->h_nr_delayed, c->h_delayed);
+#endif
+#ifdef FT_HAVE_H_NR_RUNNABLE
+	if (cfs_rq->h_nr_runnable != c->h_runnable)
+		broken(RULE_H_NR_RUNNABLE, cfs_rq, "%u, counted %u", cfs_rq->h_nr_runnable, c->h_runnable);
+#endif
 }
 
 static bool exact_eligible(struct cfs_rq *cfs_rq, const struct queued *q,
@@ -222,11 +286,19 @@ static void check_eligibility_and_pick(struct cfs_rq *cfs_rq, const struct queue
 	if (curr_eligible && (!best || (s64)(curr->deadline - best->deadline) < 0))
 		best = curr;
 
-	if (cfs_rq->FT_CFS_NR < 2)
+	if (q->nr < 2)
 		return;		/* the sole entity is picked, eligible or not */
-	pick = ft_fair_pick_eevdf(cfs_rq);
+#ifdef FT_PICK_EEVDF_PROTECT
+	/* One task below: taken without looking (a delayed group may sit by it). */
+	if (cfs_rq->FT_CFS_H_NR == 1)
+		return;
+	/* Asked without buddy or protection, it is EEVDF's pick alone. */
+	pick = ft_fair_pick_eevdf(cfs_rq, false);
+#else
+	pick = ft_fair_pick_eevdf(cfs_rq, true);
 	if (sched_feat(RUN_TO_PARITY) && curr_eligible && ft_fair_slice_protected(curr))
 		best = curr;	/* an eligible curr keeps its protected slice */
+#endif
 	if (pick == best || (pick && best && pick->deadline == best->deadline &&
 			     exact_eligible(cfs_rq, q, pick)))
 		return;
@@ -236,7 +308,8 @@ static void check_eligibility_and_pick(struct cfs_rq *cfs_rq, const struct queue
 	       picked, pick ? (s64)pick->deadline : 0, name, best ? (s64)best->deadline : 0);
 }
 
-static void check_cfs_rq(struct cfs_rq *cfs_rq)
+/* Returns the largest slice queued in its tree (curr included). */
+static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se, *prev = NULL, *curr = queued_curr(cfs_rq);
 	struct queued q = { .min_slice = ~0ULL };
@@ -258,58 +331,73 @@ static void check_cfs_rq(struct cfs_rq *cfs_rq)
 	if (curr)
 		count_queued(cfs_rq, curr, &q);
 
-	if ((s128)cfs_rq->avg_vruntime != q.tree_key_sum)
-		broken(RULE_AVG_VRUNTIME, cfs_rq, "%lld, brute force %lld%s", cfs_rq->avg_vruntime,
+	if ((s128)cfs_rq->FT_CFS_SUM_V != q.tree_key_sum)
+		broken(RULE_AVG_VRUNTIME, cfs_rq, "%lld, brute force %lld%s", (s64)cfs_rq->FT_CFS_SUM_V,
 		       (s64)q.tree_key_sum, q.tree_key_sum != (s64)q.tree_key_sum ? " (overflows s64)" : "");
-	if (cfs_rq->avg_load != q.tree_load)
-		broken(RULE_AVG_LOAD, cfs_rq, "%llu, brute force %llu", cfs_rq->avg_load, q.tree_load);
-	if (cfs_rq->FT_CFS_NR != q.nr)
-		broken(RULE_NR_RUNNING, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_NR, q.nr);
-	if (cfs_rq->load.weight != q.load_weight)
-		broken(RULE_LOAD, cfs_rq, "%lu, summed %lu", cfs_rq->load.weight, q.load_weight);
-	if (cfs_rq->FT_CFS_H_NR != q.h_nr)
-		broken(RULE_H_NR_QUEUED, cfs_rq, "%u, counted %u", cfs_rq->FT_CFS_H_NR, q.h_nr);
-#ifdef FT_HAVE_H_NR_DELAYED
-	if (cfs_rq->h_nr_delayed != q.h_delayed)
-		broken(RULE_H_NR_DELAYED, cfs_rq, "%u, counted %u", cfs_rq->h_nr_delayed, q.h_delayed);
-#endif
-#ifdef FT_HAVE_H_NR_RUNNABLE
-	if (cfs_rq->h_nr_runnable != q.h_runnable)
-		broken(RULE_H_NR_RUNNABLE, cfs_rq, "%u, counted %u", cfs_rq->h_nr_runnable, q.h_runnable);
-#endif
-	if (q.nr && min_slice_broken(ft_fair_min_slice(cfs_rq), q.min_slice))
+	if (cfs_rq->FT_CFS_SUM_W != q.tree_load)
+		broken(RULE_AVG_LOAD, cfs_rq, "%llu, brute force %llu", (u64)cfs_rq->FT_CFS_SUM_W, q.tree_load);
+#ifndef FT_FINDING_MIN_SLICE_ROTATION
+	if (q.nr && ft_fair_min_slice(cfs_rq) != q.min_slice)
 		broken(RULE_CFS_MIN_SLICE, cfs_rq, "%llu, scanned %llu",
 		       ft_fair_min_slice(cfs_rq), q.min_slice);
+#endif
 
 	if (cfs_rq->tasks_timeline.rb_root.rb_node) {
-		u64 v, s;
+		struct minima m;
 
-		subtree_minima(cfs_rq, cfs_rq->tasks_timeline.rb_root.rb_node, &v, &s);
+		subtree_minima(cfs_rq, cfs_rq->tasks_timeline.rb_root.rb_node, &m);
 	}
 	if (q.nr)
 		check_eligibility_and_pick(cfs_rq, &q);
+	return q.max_slice;
 }
 
-/* On the transition to dequeued, vlag must be within entity_lag()'s clamp. */
-static void check_dequeued(struct sched_entity *se, bool *was_on_rq)
+/*
+ * On the transition to dequeued, vlag must be within entity_lag()'s clamp.
+ * Where the clamp is the queue's largest slice (7.x), that slice is the
+ * largest this entity's tree held at any check while it was queued: the
+ * queue as it was at the dequeue is gone by the time the lock drops.
+ */
+static void check_dequeued(struct sched_entity *se, struct lag_watch *w, u64 tree_max)
 {
 	char name[32];
 	s64 limit;
 
-	if (*was_on_rq && !se->on_rq) {
-		limit = ft_fair_lag_limit(se);
+	if (se->on_rq) {
+		w->max_slice = max3(w->max_slice, tree_max, se->slice);
+	} else if (w->was_on_rq) {
+		limit = ft_fair_lag_limit(se, max(w->max_slice, se->slice));
 		if (se->vlag > limit || se->vlag < -limit) {
 			who(se, name, sizeof(name));
 			broken(RULE_LAG_CLAMP, NULL, "%s vlag %lld, limit %lld (slice %llu, weight %lu)",
 			       name, se->vlag, limit, se->slice, se->load.weight);
 		}
+		w->max_slice = 0;
 	}
-	*was_on_rq = se->on_rq;
+	w->was_on_rq = se->on_rq;
+}
+
+/* The tree an entity waits in: with a flat pick, tasks wait in the CPU's. */
+static struct cfs_rq *tree_of(struct sched_entity *se, int cpu)
+{
+#ifdef FT_FLAT_PICK
+	if (entity_is_task(se))
+		return &cpu_rq(cpu)->cfs;
+#endif
+	return se->cfs_rq;
+}
+
+static u64 tree_max(struct members *m, int n, struct sched_entity *se, int cpu)
+{
+	struct members *c = se->on_rq ? member_of(m, n, tree_of(se, cpu)) : NULL;
+
+	return c ? c->max_slice : 0;
 }
 
 void ft_check_invariants(struct rq *rq)
 {
-	int cpu = cpu_of(rq);
+	struct members members[FT_MAX_GROUPS];
+	int cpu = cpu_of(rq), n = 0;
 	unsigned int queued = 0;
 
 	if (!ft_m.booted)
@@ -320,19 +408,47 @@ void ft_check_invariants(struct rq *rq)
 
 		if (!tg)
 			continue;
-		check_cfs_rq(tg->cfs_rq[cpu]);
-		if (g)
-			check_dequeued(tg->se[cpu], &ft_m.gse_was_on_rq[g][cpu]);
+		members[n] = (struct members){ .cfs_rq = ft_tg_cfs_rq(tg, cpu) };
+		members[n++].max_slice = check_cfs_rq(ft_tg_cfs_rq(tg, cpu));
+	}
+	for (int g = 1; g < ft_m.nr_group_ids; g++) {
+		struct sched_entity *gse;
+
+		if (!ft_m.groups[g])
+			continue;
+		gse = ft_tg_se(ft_m.groups[g], cpu);
+		count_member(members, n, gse);
+		check_dequeued(gse, &ft_m.gse_lag[g][cpu], tree_max(members, n, gse, cpu));
 	}
 	ft_for_each_task_id(id) {
 		struct task_struct *p = ft_m.tasks[id].p;
 
-		check_dequeued(&p->se, &ft_m.tasks[id].was_on_rq);
-		queued += task_cpu(p) == cpu && task_on_rq_queued(p);
+		if (task_cpu(p) != cpu) {
+			if (!p->se.on_rq)	/* dequeued for a migration elsewhere */
+				check_dequeued(&p->se, &ft_m.tasks[id].lag, 0);
+			continue;
+		}
+		queued += task_on_rq_queued(p);
+		count_member(members, n, &p->se);
+		check_dequeued(&p->se, &ft_m.tasks[id].lag, tree_max(members, n, &p->se, cpu));
 	}
+	for (int i = 0; i < n; i++)
+		check_members(&members[i]);
 	if (rq->nr_running != rq->cfs.FT_CFS_H_NR || rq->nr_running != queued)
 		broken(RULE_RQ_NR_RUNNING, &rq->cfs, "rq %u, cfs h_nr %u, tasks queued %u",
 		       rq->nr_running, rq->cfs.FT_CFS_H_NR, queued);
+#ifdef FT_FLAT_PICK
+	{
+		unsigned int in_tree = !!queued_curr(&rq->cfs);
+		struct sched_entity *se;
+
+		for_each_tree_entity(se, &rq->cfs)
+			in_tree += entity_is_task(se);
+		if (in_tree != queued)
+			broken(RULE_FLAT_TREE, &rq->cfs, "%u tasks in the tree and curr, %u queued",
+			       in_tree, queued);
+	}
+#endif
 }
 
 u64 ft_invariant_checks(void)

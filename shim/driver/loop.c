@@ -25,6 +25,10 @@ static void tick_once(int cpu)
 	local_irq_disable();
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
+#ifdef FT_HAVE_RESCHED_LAZY
+	if (test_tsk_thread_flag(rq->curr, TIF_NEED_RESCHED_LAZY))
+		resched_curr(rq);
+#endif
 	rq->curr->sched_class->task_tick(rq, rq->curr, 0);
 	rq_unlock(rq, &rf);
 	local_irq_enable();

@@ -117,7 +117,7 @@ int ft_cfs_pick_eevdf(int cpu, int group, struct ft_entity *out)
 
 	if (!cfs_rq)
 		return -EINVAL;
-	se = ft_fair_pick_eevdf(cfs_rq);
+	se = ft_fair_pick_eevdf(cfs_rq, true);
 	if (!se)
 		return -ENOENT;
 	fill_entity(se, cfs_rq, out);

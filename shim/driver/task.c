@@ -262,7 +262,7 @@ static void change_begin(struct task_struct *p, struct change_ctx *c, int flags)
 	c->queued = task_on_rq_queued(p);
 	c->running = task_current(c->rq, p);
 	if (c->queued)
-		ft_dequeue_task(c->rq, p, flags | DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
+		dequeue_task(c->rq, p, flags | DEQUEUE_SAVE | DEQUEUE_NOCLOCK);
 	if (c->running)
 		put_prev_task(c->rq, p);
 }

@@ -43,7 +43,11 @@ bool kthread_is_per_cpu(struct task_struct *p)
 	return false;
 }
 
+#ifdef FT_SYSCTL_TABLE_CONST
+void __register_sysctl_init(const char *path, const struct ctl_table *table,
+#else
 void __register_sysctl_init(const char *path, struct ctl_table *table,
+#endif
 			    const char *table_name, size_t table_size)
 {
 	SEAM_NOOP();
@@ -73,4 +77,14 @@ u32 prandom_u32_state(struct rnd_state *state)
 {
 	state->s1 = state->s1 * 1103515245u + 12345u;
 	return state->s1;
+}
+
+/*
+ * preempt_enable() calls x86's thunk when the count drops to zero with a
+ * resched folded in; the shim never folds one (seams/smp.c), so reaching
+ * it means the preempt count went wrong.
+ */
+void preempt_schedule_thunk(void)
+{
+	SEAM_ABORT();
 }

@@ -42,11 +42,16 @@ void ft_fault_here(const char *what, void *caller, const char *fmt, ...);
 /* The failure point standing for the kernel function now allocating. */
 extern enum ft_point ft_slab_site;
 
+/* Dynamic per-CPU memory after each CPU area's static copy (percpu.c). */
+#define FT_PCPU_RESERVE	(256 * 1024)
+void ft_pcpu_reset(unsigned long start);
+
 /* The fake CPU the harness is executing as (see asm/percpu.h override). */
 extern int fairtest_cpu;
 void ft_switch_cpu(int cpu);
 struct task_struct;
 void ft_set_current(int cpu, struct task_struct *p);
+void ft_cpu_up(int cpu, struct task_struct *idle);
 
 /* The driver's hook before a spinlock is released (an rq lock: check). */
 void ft_spin_releasing(struct raw_spinlock *lock);

@@ -25,10 +25,13 @@ unsigned int nr_cpu_ids = 1;
 unsigned long __per_cpu_offset[NR_CPUS];
 #ifdef FT_HAVE_PCPU_HOT
 DEFINE_PER_CPU_ALIGNED(struct pcpu_hot, pcpu_hot);
+#define ft_preempt_count	pcpu_hot.preempt_count
 #else
 /* 7.x split x86's hot block into plain per-CPU variables. */
 DEFINE_PER_CPU_CACHE_HOT(struct task_struct *, current_task);
 DEFINE_PER_CPU_CACHE_HOT(int, cpu_number);
+DEFINE_PER_CPU_CACHE_HOT(unsigned long, __preempt_count);
+#define ft_preempt_count	__preempt_count
 #endif
 DEFINE_PER_CPU_READ_MOSTLY(cpumask_var_t, cpu_sibling_map);
 
@@ -43,6 +46,18 @@ void ft_switch_cpu(int cpu)
 	fairtest_cpu_offset = __per_cpu_offset[cpu];
 }
 
+/*
+ * A CPU coming up: preemption enabled with no resched folded in (x86
+ * keeps PREEMPT_NEED_RESCHED inverted in the count), so preempt_enable()
+ * never preempts by itself; with PREEMPT_LAZY trees (7.x) preemption is
+ * the driver's, at the points core.c would preempt a user task.
+ */
+void ft_cpu_up(int cpu, struct task_struct *idle)
+{
+	per_cpu(ft_preempt_count, cpu) = PREEMPT_ENABLED;
+	ft_set_current(cpu, idle);
+}
+
 /* What `current` and smp_processor_id() read on @cpu. */
 void ft_set_current(int cpu, struct task_struct *p)
 {
@@ -53,4 +68,16 @@ void ft_set_current(int cpu, struct task_struct *p)
 	per_cpu(current_task, cpu) = p;
 	per_cpu(cpu_number, cpu) = cpu;
 #endif
+}
+
+/* lib/bitmap.c's, for cpumask_weight() of masks of unknown size. */
+unsigned int __bitmap_weight(const unsigned long *bitmap, unsigned int bits)
+{
+	unsigned int w = 0, k;
+
+	for (k = 0; k < bits / BITS_PER_LONG; k++)
+		w += hweight_long(bitmap[k]);
+	if (bits % BITS_PER_LONG)
+		w += hweight_long(bitmap[k] & BITMAP_LAST_WORD_MASK(bits));
+	return w;
 }

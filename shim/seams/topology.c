@@ -9,12 +9,16 @@
 #include <linux/jump_label.h>
 #include "../ksched.h"
 #include "seam.h"
+#include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 
 DEFINE_PER_CPU(struct sched_domain __rcu *, sd_llc);
 DEFINE_PER_CPU(int, sd_llc_size);
 DEFINE_PER_CPU(int, sd_llc_id);
 DEFINE_PER_CPU(int, sd_share_id);
 DEFINE_PER_CPU(struct sched_domain_shared __rcu *, sd_llc_shared);
+#ifdef FT_HAVE_SD_BALANCE_SHARED
+DEFINE_PER_CPU(struct sched_domain_shared __rcu *, sd_balance_shared);
+#endif
 DEFINE_PER_CPU(struct sched_domain __rcu *, sd_numa);
 DEFINE_PER_CPU(struct sched_domain __rcu *, sd_asym_packing);
 DEFINE_PER_CPU(struct sched_domain __rcu *, sd_asym_cpucapacity);
