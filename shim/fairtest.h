@@ -107,8 +107,12 @@ struct ft_entity {
 /* Fills up to max entities of the cfs_rq (tree order, then curr). */
 int ft_cfs_entities(int cpu, int group, struct ft_entity *out, int max);
 
-/* White-box: the entity fair.c's pick_eevdf() returns; -ENOENT if none. */
-int ft_cfs_pick_eevdf(int cpu, int group, struct ft_entity *out);
+/*
+ * White-box: the entity fair.c's pick_eevdf() returns; -ENOENT if none.
+ * @protect as pick_next_entity() asks from 7.2 (buddy, slice protection);
+ * up to 6.12 protection follows RUN_TO_PARITY whatever @protect says.
+ */
+int ft_cfs_pick_eevdf(int cpu, int group, bool protect, struct ft_entity *out);
 /* White-box: cfs_rq_min_slice(). */
 ft_u64 ft_cfs_min_slice(int cpu, int group);
 

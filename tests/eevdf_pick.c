@@ -72,7 +72,7 @@ static void pick_is_earliest_eligible_deadline(struct kunit *test)
 				continue;
 			want = brute_force_pick(ents, n);
 			KUNIT_ASSERT_NOT_NULL(test, want);
-			KUNIT_ASSERT_EQ(test, ft_cfs_pick_eevdf(0, FT_ROOT_GROUP, &pick), 0);
+			KUNIT_ASSERT_EQ(test, ft_cfs_pick_eevdf(0, FT_ROOT_GROUP, false, &pick), 0);
 			KUNIT_EXPECT_TRUE_MSG(test, exactly_eligible(ents, n, pick.vruntime),
 					      "round %d: picked task %d is not eligible", round, pick.task);
 			KUNIT_EXPECT_EQ_MSG(test, pick.deadline, want->deadline,
@@ -106,7 +106,7 @@ static void protected_curr_is_picked_over_earlier_deadline(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, n, 2);
 	KUNIT_ASSERT_LT(test, ft_test_info(test, b).deadline, ft_test_info(test, a).deadline);
 	KUNIT_ASSERT_TRUE(test, ents[1].curr && ents[1].protected && ents[1].eligible);
-	KUNIT_ASSERT_EQ(test, ft_cfs_pick_eevdf(0, FT_ROOT_GROUP, &pick), 0);
+	KUNIT_ASSERT_EQ(test, ft_cfs_pick_eevdf(0, FT_ROOT_GROUP, true, &pick), 0);
 	KUNIT_EXPECT_EQ(test, pick.task, a);
 }
 

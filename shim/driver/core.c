@@ -273,7 +273,12 @@ void ft_schedule_cpu(int cpu, bool preempt)
 
 	prev = rq->curr;
 	if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
-		if (dequeue_task(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK))
+		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;
+
+		/* A dying task must not stay behind as a delayed dequeue. */
+		if (is_special_task_state(READ_ONCE(prev->__state)))
+			flags |= DEQUEUE_SPECIAL;
+		if (dequeue_task(rq, prev, flags))
 			__block_task(rq, prev);
 		ft_event(FT_EV_SLEEP);
 	}

@@ -43,6 +43,27 @@ static const struct ft_feature_probe probes[] = {
 	  false,
 #endif
 	  "tree keeps lag on idle wake-up (no WAKE_IDLE_ZERO_LAG sched feature)" },
+	{ "min_quantum",
+#ifdef FT_HAVE_MIN_QUANTUM
+	  true,
+#else
+	  false,
+#endif
+	  "tree gives curr no protection without RUN_TO_PARITY (no minimum quantum in set_protect_slice())" },
+	{ "group_pointer_arrays",
+#ifndef FT_TG_CFS_RQ_PERCPU
+	  true,
+#else
+	  false,
+#endif
+	  "tree keeps a group's queues in one per-CPU block (tg_cfs_rq()), not pointer arrays" },
+	{ "queue_lag_clamp",
+#ifdef FT_LAG_CLAMP_MAX_SLICE
+	  true,
+#else
+	  false,
+#endif
+	  "tree clamps lag by the entity's own slice, not the queue's largest (cfs_rq_max_slice())" },
 };
 
 const char *ft_tree_lacks(const char *feature)

@@ -418,7 +418,9 @@ void ft_check_invariants(struct rq *rq)
 			continue;
 		gse = ft_tg_se(ft_m.groups[g], cpu);
 		count_member(members, n, gse);
+#ifndef FT_FLAT_PICK	/* flat: group entities only count, never wait or lag */
 		check_dequeued(gse, &ft_m.gse_lag[g][cpu], tree_max(members, n, gse, cpu));
+#endif
 	}
 	ft_for_each_task_id(id) {
 		struct task_struct *p = ft_m.tasks[id].p;

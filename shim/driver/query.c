@@ -110,14 +110,14 @@ static void fill_entity(struct sched_entity *se, struct cfs_rq *cfs_rq,
 	};
 }
 
-int ft_cfs_pick_eevdf(int cpu, int group, struct ft_entity *out)
+int ft_cfs_pick_eevdf(int cpu, int group, bool protect, struct ft_entity *out)
 {
 	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
 	struct sched_entity *se;
 
 	if (!cfs_rq)
 		return -EINVAL;
-	se = ft_fair_pick_eevdf(cfs_rq, true);
+	se = ft_fair_pick_eevdf(cfs_rq, protect);
 	if (!se)
 		return -ENOENT;
 	fill_entity(se, cfs_rq, out);
