@@ -4,6 +4,7 @@
 # under deterministic KUnit-style tests. `make help` lists every knob.
 
 KSRC	?=
+KVER	?= 6.12
 PROFILE	?= base
 O	?= build
 FILTER	?=
@@ -27,7 +28,7 @@ RUN_ARGS = --seed $(SEED) --timeout $(TIMEOUT) $(if $(JUNIT),--junit $(JUNIT)) $
 define with_tree
 	@[ -f $(PROFILE_FILE) ] || { echo "fairtest: unknown PROFILE=$(PROFILE); profiles: $(notdir $(basename $(wildcard $(SF)/configs/*.config)))" >&2; exit 2; }
 	@$(SF)/deps.sh
-	+@ksrc=$$($(SF)/tree.sh $(KSRC)) && \
+	+@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
 	 obj=$(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)" | md5sum | cut -c1-8) && \
 	 $(MAKE) --no-print-directory $(JOBS) -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) all && \
 	 $(1)
@@ -108,8 +109,11 @@ help:
 	@echo '  help      this text'
 	@echo
 	@echo 'Knobs (make VAR=value):'
-	@echo '  KSRC=path   kernel tree to test (read only); default: Debian linux-source-6.12,'
-	@echo '              installed and unpacked into ~/.cache/fairtest on first use'
+	@echo '  KSRC=path   kernel tree to test (read only): an unpacked tree or a git checkout'
+	@echo '  KVER=x.y    without KSRC: Debian'"'"'s linux-source-x.y ($(KVER)); the newest version'
+	@echo '              served is fetched (apt-get download, private apt state) and unpacked'
+	@echo '              once into ~/.cache/fairtest/trees/linux-source-x.y-<version>'
+	@echo '              (6.12: the installed package). Trees run here: 6.12, 7.2, 7.3'
 	@echo '  PROFILE=x   config profile from sched_fair/configs ($(PROFILE))'
 	@echo '  O=dir       build dir; one subdir per tree and profile ($(O))'
 	@echo '  FILTER=g    run only suite.case names matching the glob(s)'

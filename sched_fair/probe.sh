@@ -100,6 +100,12 @@ if has 'se->min_slice = se->slice;' "$fair_c" &&
 	echo "#define FT_FINDING_MIN_SLICE_ROTATION	1"
 fi
 
+# curr's protection limit is rescaled with its deadline only when
+# reweight_entity() finds it running; core.c's nice change puts the task
+# first (sched_change: dequeue + put_prev), so vprot stays as it was.
+has 'rescale_entity\(struct sched_entity \*se, unsigned long weight, bool rel_vprot\)' "$fair_c" &&
+	echo "#define FT_FINDING_VPROT_REWEIGHT	1"
+
 # A static helper of fair.c: only its definition can tell.
 has '^static .*update_protect_slice\(struct cfs_rq' "$fair_c" && echo "#define FT_HAVE_PROTECT_UPDATE	1"
 

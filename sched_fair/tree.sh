@@ -2,38 +2,102 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Resolve the kernel tree under test and print its absolute path.
-# With no argument, the default tree: Debian's linux-source-6.12, unpacked
-# once into the cache (never into git, never over an existing tree).
-# A tree is only read: kbuild runs out of tree (O=) into our build dir.
+# With no KSRC, Debian's linux-source-$KVER (default 6.12): the installed
+# package's tarball when it is there (6.12 is installed by deps.sh), else
+# the newest version the archive serves, fetched with `apt-get download`
+# under a private apt state (the system's apt configuration is never
+# touched) and unpacked once into the cache, named with its exact version.
+# Any tree is only read: kbuild runs out of tree (O=) into our build dir.
+# A tree without EEVDF, or half unpacked, is refused before any build.
 #
-# usage: tree.sh [KSRC]
+# usage: KVER=7.3 tree.sh [KSRC]
 set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
 
 cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}
-default_pkg=linux-source-6.12
-tarball=/usr/src/$default_pkg.tar.xz
+kver=${KVER:-6.12}
+oldest=6.12
+pkg=linux-source-$kver
+
+# The archive's suites that serve linux-source-*, with the URI the system's
+# own apt sources use for Debian (deb.debian.org when none is found).
+debian_uri() {
+	grep -rhoE '^(deb |URIs:)[^#]*https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
+		grep -oE 'https?://[^ ]+/debian/?' | grep -v security | head -n 1 | sed 's|/$||'
+}
+
+fetch() {
+	state=$cache/apt
+	uri=$(debian_uri)
+	uri=${uri:-http://deb.debian.org/debian}
+	mkdir -p "$state/lists/partial" "$state/archives/partial" "$state/cache" "$cache/debs"
+	{
+		for suite in bookworm bookworm-backports trixie trixie-backports sid; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main"
+		done
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${uri%/debian}/debian-security bookworm-security main"
+	} >"$state/sources.list"
+	set -- -o Dir::Etc::sourcelist="$state/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$state/lists" -o Dir::Cache="$state/cache" \
+		-o Dir::Cache::Archives="$state/archives" -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+	echo "fairtest: asking Debian's archive for the newest $pkg" >&2
+	apt-get "$@" -qq update >&2 || die "could not read Debian's package lists ($uri); check the network or set KSRC to an unpacked tree"
+	version=$(apt-cache "$@" policy "$pkg" 2>/dev/null | sed -n 's/^  Candidate: //p')
+	[ -n "$version" ] && [ "$version" != "(none)" ] ||
+		die "Debian serves no $pkg; KVER must name a served series (6.12, 7.2, 7.3), or set KSRC"
+	(cd "$cache/debs" && apt-get "$@" -qq download "$pkg=$version" >&2) ||
+		die "could not download $pkg $version; check the network or set KSRC to an unpacked tree"
+	deb=$(ls "$cache/debs/${pkg}_"*"_all.deb" | grep -F "$(echo "$version" | sed 's/:/%3a/')" | head -n 1)
+	tarball="dpkg-deb --fsys-tarfile $deb | tar -xO ./usr/src/$pkg.tar.xz"
+}
 
 ksrc=${1:-}
 if [ -z "$ksrc" ]; then
-	ksrc=$cache/trees/$default_pkg
-	if [ ! -f "$ksrc/kernel/sched/fair.c" ]; then
-		[ -r "$tarball" ] || "$(dirname "$0")/deps.sh" "$default_pkg" >&2
-		[ -r "$tarball" ] || die "$tarball missing after installing $default_pkg; install it by hand (apt-get install $default_pkg)"
-		echo "fairtest: unpacking $tarball into $cache/trees (once)" >&2
+	case $kver in
+	[0-9]*.[0-9]*) ;;
+	*) die "KVER=$kver is not a kernel series; use e.g. KVER=6.12, KVER=7.2 or KVER=7.3" ;;
+	esac
+	installed=$(dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null | sed -n 's/^install ok installed //p')
+	[ -n "$installed" ] || [ "$kver" != 6.12 ] || { "$(dirname "$0")/deps.sh" "$pkg" >&2 &&
+		installed=$(dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null | sed -n 's/^install ok installed //p'); }
+	mark=
+	for d in "$cache/trees/$pkg"-*; do
+		[ -f "$d/.fairtest-version" ] && [ -f "$d/kernel/sched/fair.c" ] || continue
+		if [ -z "$installed" ] || [ "$(cat "$d/.fairtest-version")" = "$installed" ]; then
+			mark=$d
+		fi
+	done
+	if [ -n "$mark" ]; then
+		ksrc=$mark
+	else
+		if [ -n "$installed" ]; then
+			version=$installed
+			tarball="cat /usr/src/$pkg.tar.xz"
+		else
+			fetch
+		fi
+		ksrc=$cache/trees/$pkg-$version
+		echo "fairtest: unpacking $pkg $version into $cache/trees (once)" >&2
 		mkdir -p "$cache/trees"
 		tmp=$(mktemp -d "$cache/trees/.unpack.XXXXXX")
 		trap 'rm -rf "$tmp"' EXIT
-		tar -C "$tmp" -xJf "$tarball" || die "could not unpack $tarball (disk full?); free space under $cache and retry"
+		# Debian's tarballs are multi-block xz: every core decompresses.
+		sh -c "$tarball" | xz -T0 -dc | tar -C "$tmp" -x ||
+			die "could not unpack $pkg $version (disk full?); free space under $cache and retry"
+		echo "$version" >"$tmp/$pkg/.fairtest-version"
 		rm -rf "$ksrc"
-		mv "$tmp/$default_pkg" "$ksrc"
+		mv "$tmp/$pkg" "$ksrc"
 	fi
 fi
 
-[ -d "$ksrc" ] || die "KSRC=$ksrc does not exist; point KSRC at an unpacked Linux source tree, or leave it unset for the default ($default_pkg)"
+[ -d "$ksrc" ] || die "KSRC=$ksrc does not exist; point KSRC at an unpacked Linux source tree, or leave it unset for the default ($pkg)"
 ksrc=$(cd "$ksrc" && pwd -P)
-[ -f "$ksrc/kernel/sched/fair.c" ] && [ -f "$ksrc/Makefile" ] ||
-	die "KSRC=$ksrc is not a kernel tree (no kernel/sched/fair.c); point KSRC at the top of a Linux source tree"
+[ -f "$ksrc/Makefile" ] && [ -f "$ksrc/kernel/sched/fair.c" ] && [ -f "$ksrc/kernel/sched/sched.h" ] &&
+	[ -f "$ksrc/include/linux/sched.h" ] ||
+	die "KSRC=$ksrc is not a whole kernel tree (no top Makefile, kernel/sched/fair.c or sched.h: half unpacked?); point KSRC at the top of a complete Linux source tree"
+# EEVDF (6.6 on) keeps a lag per entity and an average vruntime per queue.
+grep -q 'avg_vruntime' "$ksrc/kernel/sched/fair.c" && grep -Eq '[[:space:]]vlag;' "$ksrc/include/linux/sched.h" ||
+	die "KSRC=$ksrc has no EEVDF (no avg_vruntime() in kernel/sched/fair.c, no vlag in struct sched_entity): a CFS tree older than 6.6; the oldest tree fairtest supports is $oldest (KVER=$oldest)"
 [ -d "$ksrc/arch/x86" ] ||
 	die "KSRC=$ksrc has no arch/x86; fairtest runs x86_64 kernels only, use a tree with arch/x86"
 [ ! -e "$ksrc/.config" ] && [ ! -d "$ksrc/include/config" ] ||

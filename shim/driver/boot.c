@@ -227,6 +227,10 @@ bool ft_tree_has_finding(const char *name)
 	if (!strcmp(name, "min_slice_rotation"))
 		return true;
 #endif
+#ifdef FT_FINDING_VPROT_REWEIGHT
+	if (!strcmp(name, "vprot_reweight"))
+		return true;
+#endif
 	return false;
 }
 

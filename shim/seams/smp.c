@@ -30,7 +30,7 @@ DEFINE_PER_CPU_ALIGNED(struct pcpu_hot, pcpu_hot);
 /* 7.x split x86's hot block into plain per-CPU variables. */
 DEFINE_PER_CPU_CACHE_HOT(struct task_struct *, current_task);
 DEFINE_PER_CPU_CACHE_HOT(int, cpu_number);
-DEFINE_PER_CPU_CACHE_HOT(unsigned long, __preempt_count);
+DEFINE_PER_CPU_CACHE_HOT(__typeof__(__preempt_count), __preempt_count);	/* int up to 7.2 */
 #define ft_preempt_count	__preempt_count
 #endif
 DEFINE_PER_CPU_READ_MOSTLY(cpumask_var_t, cpu_sibling_map);
