@@ -52,7 +52,18 @@ fi
 
 expect_error "missing KSRC" "does not exist" make -s -C "$top" build KSRC=/nonexistent/tree
 mkdir -p "$out/notatree"
-expect_error "KSRC not a kernel tree" "is not a kernel tree" make -s -C "$top" build KSRC="$out/notatree"
+expect_error "KSRC not a kernel tree" "is not a whole kernel tree" make -s -C "$top" build KSRC="$out/notatree"
+# A pre-EEVDF tree (6.1's CFS): the files a tree has, without avg_vruntime/vlag.
+mkdir -p "$out/cfs/kernel/sched" "$out/cfs/include/linux" "$out/cfs/arch/x86"
+: >"$out/cfs/Makefile"
+echo 'static void update_min_vruntime(void) {}' >"$out/cfs/kernel/sched/fair.c"
+: >"$out/cfs/kernel/sched/sched.h"
+echo 'struct sched_entity { int vruntime; };' >"$out/cfs/include/linux/sched.h"
+start=$(date +%s)
+expect_error "pre-EEVDF tree" "has no EEVDF.*oldest tree fairtest supports is 6.12" make -s -C "$top" build KSRC="$out/cfs"
+[ $(( $(date +%s) - start )) -le 2 ] && ok "pre-EEVDF tree refused within a second or two" ||
+	bad "pre-EEVDF tree took $(( $(date +%s) - start )) s to refuse"
+expect_error "KVER not a series" "is not a kernel series" make -s -C "$top" build KVER=banana
 expect_error "unknown profile" "unknown PROFILE" make -s -C "$top" build PROFILE=nosuch
 expect_error "unknown option" "unknown option" "$bin" --frobnicate
 expect_error "filter matching nothing" "no test matches" "$bin" 'nosuch.*'
