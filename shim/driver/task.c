@@ -221,6 +221,26 @@ void ft_task_dead(struct task_struct *p)
 {
 	int id = p->pid;
 
+#ifdef FT_HAVE_DELAYED_DEQUEUE
+	/*
+	 * A sleeper killed while its dequeue is still delayed: in the kernel
+	 * the signal wakes it and it exits by running, never delayed. We let
+	 * it die at once, so its delayed dequeue is finished first, the way
+	 * fair.c finishes one for a task leaving the class (7.x's
+	 * switching_from_fair(); 6.12's task_dead_fair() did it itself).
+	 */
+	if (p->se.sched_delayed) {
+		struct rq_flags rf;
+		struct rq *rq;
+
+		ft_switch_cpu(task_cpu(p));
+		rq = task_rq_lock(p, &rf);
+		update_rq_clock(rq);
+		if (p->se.sched_delayed)
+			dequeue_task(rq, p, DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_NOCLOCK);
+		task_rq_unlock(rq, p, &rf);
+	}
+#endif
 #ifdef FT_HAVE_TASK_DEAD_FAIR
 	p->sched_class->task_dead(p);
 #endif
