@@ -61,6 +61,17 @@ $(OBJ)/gen/probes.stamp: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/s
 	@cmp -s $(OBJ)/gen/probes.tmp $(OBJ)/gen/probes.h && rm $(OBJ)/gen/probes.tmp || mv $(OBJ)/gen/probes.tmp $(OBJ)/gen/probes.h
 	@touch $@
 
+# The tree a run names in its KTAP header: kernel version from the tree's
+# Makefile, Debian package version where tree.sh unpacked it.
+$(OBJ)/gen/tree_desc.h: $(KSRC)/Makefile $(wildcard $(KSRC)/.fairtest-version)
+	@mkdir -p $(dir $@)
+	@v=$$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\|EXTRAVERSION\) = *//p' $(KSRC)/Makefile | \
+	     awk 'NR == 1 { v = $$0 } NR == 2 || NR == 3 { v = v "." $$0 } NR == 4 { v = v $$0 } END { print v }'); \
+	 deb=$$(cat $(KSRC)/.fairtest-version 2>/dev/null); \
+	 printf '#define FT_TREE_DESC "%s%s at %s"\n' "$$v" "$${deb:+ (Debian $$deb)}" "$(KSRC)" >$@.tmp && mv $@.tmp $@
+$(B)/u/tests/runner.o: $(OBJ)/gen/tree_desc.h
+$(B)/u/tests/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h
+
 # Kernel-side compiles; a failure names the file and shows the first error.
 define kcc
 	@mkdir -p $(dir $@)

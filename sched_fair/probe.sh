@@ -88,6 +88,7 @@ grep -q '__register_sysctl_init(const char \*path, const struct ctl_table' "$1/i
 has 'extern void resched_curr_lazy\(struct rq \*rq\);' "$sched_h" && echo "#define FT_HAVE_RESCHED_LAZY	1"
 has 'DECLARE_PER_CPU\(struct sched_domain_shared __rcu \*, sd_balance_shared\);' "$sched_h" &&
 	echo "#define FT_HAVE_SD_BALANCE_SHARED	1"
+grep -Eq '^static u64 ineligible_vruntime\(struct cfs_rq' "$fair_c" && echo "#define FT_HAVE_PROTECT_INELIGIBLE	1"
 has 'u64 slice = normalized_sysctl_sched_base_slice;' "$fair_c" && echo "#define FT_HAVE_MIN_QUANTUM	1"
 grep -q 'const_pcpu_hot' "$1/arch/x86/include/asm/current.h" && echo "#define FT_HAVE_PCPU_HOT	1"
 

@@ -297,11 +297,78 @@ static void migration_renews_deadline_without_rel_deadline(struct kunit *test)
 	expect_deadline_after_migration(test, false);
 }
 
+/* The root queue's entity of a task or a group (task 0), or NULL. */
+static const struct ft_entity *find_entity(const struct ft_entity *ents, int n, int task, int group)
+{
+	for (int i = 0; i < n; i++)
+		if (ents[i].task == task && (task || ents[i].group == group))
+			return &ents[i];
+	return NULL;
+}
+
+/*
+ * A root task R and a group G (two tasks) on one CPU run 7 ms; then, at a
+ * moment R is curr and so G's entity waits queued, G's shares go from
+ * 1024 to 3072: update_cfs_group() reweights a queued entity (the on-rq
+ * branch of reweight_entity(); with a flat pick, G's tasks' h_load).
+ * Expect V unchanged (within 2 ns) and, for every waiting entity whose
+ * weight changed, w * lag unchanged (within its new weight times 2 ns,
+ * the rounding of one division each way); where groups have entities in
+ * the tree, G's to be one of them.
+ */
+static void queued_group_reweight_keeps_v_and_weighted_lag(struct kunit *test)
+{
+	struct ft_entity before[FT_MAX_ENTITIES], after[FT_MAX_ENTITIES];
+	int r, g, nb, na, changed = 0;
+	ft_s64 v, v2;
+
+	ft_test_features(test, "PLACE_LAG", NULL);
+	g = ft_group_create(FT_ROOT_GROUP);
+	KUNIT_ASSERT_GT(test, g, 0);
+	r = ft_test_fork(test, 0, 0);
+	for (int i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, ft_task_set_group(ft_test_fork(test, 0, 0), g), 0);
+	ft_run_for(7 * NSEC_PER_MSEC);
+	for (int step = 0; step < 100 && ft_curr(0) != r; step++)
+		ft_run_for(100 * NSEC_PER_USEC);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), r);
+
+	v = ft_test_exact_v(test, 0, FT_ROOT_GROUP);
+	nb = ft_test_entities(test, 0, FT_ROOT_GROUP, before);
+	KUNIT_ASSERT_EQ(test, ft_group_set_shares(g, 3072), 0);
+	v2 = ft_test_exact_v(test, 0, FT_ROOT_GROUP);
+	na = ft_test_entities(test, 0, FT_ROOT_GROUP, after);
+	KUNIT_ASSERT_EQ(test, na, nb);
+	KUNIT_EXPECT_TRUE_MSG(test, v2 - v <= 2 && v - v2 <= 2, "V %lld before, %lld after", v, v2);
+	for (int i = 0; i < na; i++) {
+		const struct ft_entity *a = &after[i];
+		const struct ft_entity *b = find_entity(before, nb, a->task, a->group);
+		__int128 wl, wl2, slack;
+
+		KUNIT_ASSERT_NOT_NULL(test, b);
+		if (!a->in_tree || a->avg_weight == b->avg_weight)
+			continue;
+		changed++;
+		wl = (__int128)b->avg_weight * (v - b->vruntime);
+		wl2 = (__int128)a->avg_weight * (v2 - a->vruntime);
+		slack = 2 * (__int128)a->avg_weight;
+		KUNIT_EXPECT_TRUE_MSG(test, wl - wl2 <= slack && wl2 - wl <= slack,
+				      "task %d group %d: w*lag %lu*%lld before, %lu*%lld after",
+				      a->task, a->group, b->avg_weight, v - b->vruntime,
+				      a->avg_weight, v2 - a->vruntime);
+	}
+	kunit_info(test, "%d waiting entities reweighted by the share change", changed);
+	/* Flat (7.3): G's tasks take their new h_load at their next pick. */
+	if (ft_tree_lacks("flat_pick"))
+		KUNIT_EXPECT_GE(test, changed, 1);
+}
+
 static struct kunit_case lag_cases[] = {
 	KUNIT_CASE(placement_keeps_stored_lag),
 	KUNIT_CASE(placement_at_v_without_place_lag),
 	KUNIT_CASE(dequeue_clamps_lag_to_limit),
 	KUNIT_CASE(reweight_keeps_v_and_weighted_lag),
+	KUNIT_CASE(queued_group_reweight_keeps_v_and_weighted_lag),
 	KUNIT_CASE(ineligible_sleeper_stays_queued_delayed),
 	KUNIT_CASE(ineligible_sleeper_leaves_without_delay_dequeue),
 	KUNIT_CASE(delayed_sleeper_leaves_with_zero_lag),

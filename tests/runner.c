@@ -11,6 +11,10 @@
  * times, so the same run gives the same bytes.
  */
 #define _GNU_SOURCE
+/* From the build (sched_fair/build.mk): the tree this binary tests. */
+#ifndef FT_TREE_DESC
+#define FT_TREE_DESC "unknown"
+#endif
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -936,7 +940,7 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < n; i++)
 		nr_run += !i || res[i].suite != res[i - 1].suite;
-	printf("KTAP version 1\n# fairtest seed: %llu\n", opt.seed);
+	printf("KTAP version 1\n# fairtest tree: %s\n# fairtest seed: %llu\n", FT_TREE_DESC, opt.seed);
 	kunit_hook_header();
 	printf("1..%zu\n", nr_run);
 	for (size_t i = 0, j, num = 1; i < n; i = j, num++) {

@@ -76,23 +76,21 @@ static void expect_within_deadline(struct kunit *test, int id, const char *when,
  * One CPU, four nice-0 tasks with slices 3 ms, 0.3 ms, 1 ms and the base
  * slice. Forty times: run a while, put curr to sleep so the next task is
  * picked at that very instant, then wake the sleeper. Nice 0 makes virtual
- * time equal real time, so the oracle is exact. Expect each picked task's
- * vprot to equal min(deadline, vruntime + smallest slice queued).
+ * time equal real time, so the oracles are exact. @want gives the limit
+ * the picked task's vprot must equal; returns the picks checked.
  */
-static void limit_set_at_pick_is_min_of_deadline_and_min_slice(struct kunit *test)
+typedef ft_s64 (*limit_rule)(struct kunit *test, const int *ids, int n, int next);
+
+static int picks_follow(struct kunit *test, limit_rule want)
 {
 	const ft_u64 slices[] = { 3 * NSEC_PER_MSEC, 300 * NSEC_PER_USEC, NSEC_PER_MSEC, 0 };
 	int ids[MAX_TASKS], n = 0, checked = 0;
 
-	ft_test_require(test, "vprot");
-	/* PREEMPT_SHORT cuts at the ineligible point instead (7.3): see below. */
-	ft_test_features(test, "RUN_TO_PARITY", "?!PREEMPT_SHORT", NULL);
 	for (int i = 0; i < 4; i++)
 		ids[n++] = fork_slice(test, 0, slices[i]);
 
 	for (int round = 0; round < 40; round++) {
 		struct ft_task_info info;
-		ft_s64 limit, want;
 		int prev, next;
 
 		ft_run_for((ft_u64)(1 + round % 7) * 170 * NSEC_PER_USEC);
@@ -102,16 +100,72 @@ static void limit_set_at_pick_is_min_of_deadline_and_min_slice(struct kunit *tes
 		next = ft_curr(0);
 		if (next > 0) {
 			info = ft_test_info(test, next);
-			limit = info.vruntime + (ft_s64)min_queued_slice(test, ids, n, 0);
-			want = limit - info.deadline < 0 ? limit : info.deadline;
-			KUNIT_EXPECT_EQ_MSG(test, vprot_of(test, next), want,
+			KUNIT_EXPECT_EQ_MSG(test, vprot_of(test, next), want(test, ids, n, next),
 					    "round %d: task %d picked at v %lld, deadline %lld",
 					    round, next, info.vruntime, info.deadline);
 			checked++;
 		}
 		KUNIT_ASSERT_EQ(test, ft_task_wake(prev), 0);
 	}
-	KUNIT_EXPECT_GT(test, checked, 30);
+	return checked;
+}
+
+static ft_s64 min_of_deadline_and_min_slice(struct kunit *test, const int *ids, int n, int next)
+{
+	struct ft_task_info info = ft_test_info(test, next);
+	ft_s64 limit = info.vruntime + (ft_s64)min_queued_slice(test, ids, n, 0);
+
+	return limit - info.deadline < 0 ? limit : info.deadline;
+}
+
+/*
+ * With RUN_TO_PARITY and without PREEMPT_SHORT (which cuts elsewhere on
+ * 7.3, below). Expect each picked task's vprot to equal min(deadline,
+ * vruntime + smallest slice queued).
+ */
+static void limit_set_at_pick_is_min_of_deadline_and_min_slice(struct kunit *test)
+{
+	ft_test_require(test, "vprot");
+	ft_test_features(test, "RUN_TO_PARITY", "?!PREEMPT_SHORT", NULL);
+	KUNIT_EXPECT_GT(test, picks_follow(test, min_of_deadline_and_min_slice), 30);
+}
+
+/*
+ * The vruntime at which curr stops being eligible, from first principles:
+ * curr at v is eligible while (v - z) * W <= sum w_i (v_i - z) over the
+ * queue including itself; only curr's v moves while it runs, so that is
+ * v <= the weighted average of the others, V_others. The first ineligible
+ * vruntime is floor(V_others) + 1.
+ */
+static ft_s64 min_of_deadline_and_ineligible_point(struct kunit *test, const int *ids, int n,
+						   int next)
+{
+	struct ft_entity ents[FT_MAX_ENTITIES], others[FT_MAX_ENTITIES];
+	struct ft_task_info info = ft_test_info(test, next);
+	int queued = ft_test_entities(test, 0, FT_ROOT_GROUP, ents), m = 0;
+	ft_s64 limit;
+
+	if (min_queued_slice(test, ids, n, 0) >= info.slice)
+		return info.deadline;	/* no shorter slice queued: to the deadline */
+	for (int i = 0; i < queued; i++)
+		if (ents[i].in_tree)
+			others[m++] = ents[i];
+	KUNIT_ASSERT_GT(test, m, 0);
+	limit = ft_exact_v(others, m) + 1;
+	return limit - info.deadline < 0 ? limit : info.deadline;
+}
+
+/*
+ * As above with PREEMPT_SHORT on, on trees that bound the protection by
+ * the ineligible point (7.3: a shorter slice queued means curr runs only
+ * while it stays eligible). Expect vprot = min(deadline, floor(V_others)
+ * + 1) when a shorter slice is queued, the deadline otherwise.
+ */
+static void limit_with_preempt_short_ends_where_curr_turns_ineligible(struct kunit *test)
+{
+	ft_test_require(test, "protect_ineligible");
+	ft_test_features(test, "RUN_TO_PARITY", "PREEMPT_SHORT", NULL);
+	KUNIT_EXPECT_GT(test, picks_follow(test, min_of_deadline_and_ineligible_point), 30);
 }
 
 /*
@@ -259,6 +313,7 @@ static void longer_slice_enqueue_never_extends_protection(struct kunit *test)
 
 static struct kunit_case protection_cases[] = {
 	KUNIT_CASE(limit_set_at_pick_is_min_of_deadline_and_min_slice),
+	KUNIT_CASE(limit_with_preempt_short_ends_where_curr_turns_ineligible),
 	KUNIT_CASE(shorter_slice_enqueue_cuts_protection),
 	KUNIT_CASE(longer_slice_enqueue_never_extends_protection),
 	{}

@@ -43,6 +43,20 @@ static const struct ft_feature_probe probes[] = {
 	  false,
 #endif
 	  "tree keeps lag on idle wake-up (no WAKE_IDLE_ZERO_LAG sched feature)" },
+	{ "protect_ineligible",
+#ifdef FT_HAVE_PROTECT_INELIGIBLE
+	  true,
+#else
+	  false,
+#endif
+	  "tree does not bound protection by the ineligible point (no ineligible_vruntime() in fair.c)" },
+	{ "flat_pick",
+#ifdef FT_FLAT_PICK
+	  true,
+#else
+	  false,
+#endif
+	  "tree picks through the group hierarchy (group entities wait in their parent's tree)" },
 	{ "min_quantum",
 #ifdef FT_HAVE_MIN_QUANTUM
 	  true,
