@@ -52,8 +52,53 @@ static void min_slice_is_exact_after_tree_rotations(struct kunit *test)
 			"cfs_rq_min_slice() is not the smallest queued slice after rotations");
 }
 
+static ft_s64 lag_of(struct kunit *test, int id)
+{
+	return ft_test_exact_v(test, 0, FT_ROOT_GROUP) - ft_test_info(test, id).vruntime;
+}
+
+/*
+ * EEVDF's bound (Stoica et al.): a task's lag stays within -r_max < lag <
+ * max(r_max, q), r_max the largest request (slice) queued, q the quantum
+ * (a tick here); a clamp within that bound cuts lag the algorithm itself
+ * can produce. One CPU, nice 0, RUN_TO_PARITY without PREEMPT_SHORT: A
+ * (100 ms slice) runs protected while B (5 ms) waits (30 ms; 3 ms where
+ * B's arrival cuts A's protection to B's slice, 7.x), then B is requeued
+ * (a nice change to the same nice). Expect B's lag, owed inside r_max =
+ * 100 ms, kept. It is cut where the clamp is the entity's own max(2 x
+ * slice, tick) (finding "lag_clamp_own_slice": 15 ms owed, 10 ms kept);
+ * the queue's largest slice plus a tick (7.x) is never below the bound.
+ */
+static void lag_within_eevdf_bound_survives_requeue(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	ft_s64 before, after, r_max = 100 * NSEC_PER_MSEC;
+	bool broken;
+	int a, b;
+
+	ft_test_features(test, "RUN_TO_PARITY", "!PREEMPT_SHORT", "PLACE_LAG", "?!DELAY_DEQUEUE", NULL);
+	attr.slice_ns = r_max;
+	a = ft_task_fork(&attr);
+	attr.slice_ns = 5 * NSEC_PER_MSEC;
+	b = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT(test, b, a);
+	ft_run_for((ft_tree_lacks("queue_lag_clamp") ? 30 : 3) * NSEC_PER_MSEC);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), a);
+	before = lag_of(test, b);
+	KUNIT_ASSERT_GT(test, before, 0);
+	KUNIT_ASSERT_LT(test, before, r_max);
+	KUNIT_ASSERT_EQ(test, ft_task_set_nice(b, 0), 0);
+	after = lag_of(test, b);
+	broken = before - after > 2;
+	if (broken)
+		kunit_info(test, "B owed %lld ns, r_max %lld ns, kept %lld ns", before, r_max, after);
+	ft_test_finding(test, "lag_clamp_own_slice", broken,
+			"the lag clamp cuts a lag within EEVDF's bound (r_max, the largest slice queued)");
+}
+
 static struct kunit_case findings_cases[] = {
 	KUNIT_CASE(min_slice_is_exact_after_tree_rotations),
+	KUNIT_CASE(lag_within_eevdf_bound_survives_requeue),
 	{}
 };
 

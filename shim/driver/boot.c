@@ -227,6 +227,10 @@ bool ft_tree_has_finding(const char *name)
 	if (!strcmp(name, "min_slice_rotation"))
 		return true;
 #endif
+#ifndef FT_LAG_CLAMP_MAX_SLICE
+	if (!strcmp(name, "lag_clamp_own_slice"))
+		return true;	/* the clamp is the entity's own 2 x slice */
+#endif
 #ifdef FT_FINDING_VPROT_REWEIGHT
 	if (!strcmp(name, "vprot_reweight"))
 		return true;
