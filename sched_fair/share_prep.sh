@@ -19,9 +19,11 @@ if [ ! -f "$from/kbuild/.fairtest-prepared" ] || [ ! -f "$from/kflags" ]; then
 fi
 mkdir -p "$to/kbuild" "$to/gen"
 # Tree paths are absolute in the flags (-I, -include, -fmacro-prefix-map).
+# Literally: a path may hold regex characters (Debian's "1~bpo13+1").
 awk -v a="$from_ksrc" -v b="$to_ksrc" '{
-	if (index($0, a) > 0) { n = split($0, parts, a); s = parts[1]; for (i = 2; i <= n; i++) s = s b parts[i]; $0 = s }
-	print
+	s = ""
+	while ((i = index($0, a)) > 0) { s = s substr($0, 1, i - 1) b; $0 = substr($0, i + length(a)) }
+	print s $0
 }' "$from/kflags" >"$to/kflags.tmp"
 # New flags or a newer preparation: restamp, so that everything rebuilds.
 stale=

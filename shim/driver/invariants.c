@@ -396,7 +396,7 @@ static u64 tree_max(struct members *m, int n, struct sched_entity *se, int cpu)
 
 void ft_check_invariants(struct rq *rq)
 {
-	struct members members[FT_MAX_GROUPS];
+	static struct members members[FT_MAX_GROUPS];	/* too big for a kernel frame */
 	int cpu = cpu_of(rq), n = 0;
 	unsigned int queued = 0;
 

@@ -9,8 +9,9 @@
 # a tree that is not git) fails with one line naming the step, leaves the
 # base tree untouched and no step build behind; make coverage reports
 # fair.c's percentages. Prints "gate: N passed, N failed" last. The
-# fixtures are made for Debian's 6.12.117: on another tree the checks are
-# skipped, saying so.
+# fixtures are made for Debian's 6.12.117 (all of the above) and 7.3.4
+# (its own series and twins): on another tree the checks are skipped,
+# saying so.
 #
 # usage: tests/gate/run.sh OBJ KSRC
 set -u
@@ -25,12 +26,38 @@ bad() { fail=$((fail + 1)); echo "not ok - $*"; }
 gate() { make -s -C "$top" gate O="$(dirname "$obj")" KSRC="$ksrc" "$@"; }
 gate_root=$(dirname "$obj")/gate/$(basename "$obj")
 
-good=("$fx"/short-slice/*.patch)
-first=${good[0]}
-if ! patch -d "$ksrc" -p1 --dry-run -s -F0 -f <"$first" >/dev/null 2>&1; then
-	echo "ok - gate checks # SKIP the fixture series is for Debian 6.12.117; it does not apply to $ksrc"
+# The series written for this tree: short-slice for 6.12.117 (with the
+# layout and bad-input fixtures), sleep-lag-7.3 for 7.3.4.
+applies() { patch -d "$ksrc" -p1 --dry-run -s -F0 -f <"$1" >/dev/null 2>&1; }
+series=
+for name in short-slice sleep-lag-7.3; do
+	first=$(ls "$fx/$name"/*.patch | head -n 1)
+	if applies "$first"; then
+		series=$name
+		break
+	fi
+done
+if [ -z "$series" ]; then
+	echo "ok - gate checks # SKIP no fixture series (6.12.117: short-slice, 7.3.4: sleep-lag-7.3) applies to $ksrc"
 	echo "gate: 0 passed, 0 failed, 1 skipped"
 	exit 0
+fi
+good=("$fx/$series"/*.patch)
+if [ "$series" = short-slice ]; then
+	twins=("$fx"/broken/*.patch)
+	expect_test=(
+		[1]=fair_eevdf_pick.min_vruntime_augment_and_left_biased_v
+		[2]=fair_slice_protection.limit_set_at_pick_is_min_of_deadline_and_min_slice
+		[3]=fair_slice_protection.longer_slice_enqueue_never_extends_protection
+		[4]=fair_sleep_lag.long_sleep_ends_at_zero_lag
+		[5]=fair_sleep_lag.idle_cpu_wakeups_placed_independent_of_order
+	)
+else
+	twins=("$fx"/broken-7.3/*.patch)
+	expect_test=(
+		[1]=fair_sleep_lag.long_sleep_ends_at_zero_lag
+		[2]=fair_sleep_lag.idle_cpu_wakeups_placed_independent_of_order
+	)
 fi
 
 touch "$out/marker"
@@ -41,44 +68,26 @@ untouched() {	# the base tree: no file written since the marker
 }
 
 # 1. The good series, every step green, with coverage.
-if gate SERIES="$fx/short-slice" >"$out/good.out" 2>"$out/good.err"; then
+if gate SERIES="$fx/$series" >"$out/good.out" 2>"$out/good.err"; then
 	n=$(grep -c ' ok$' "$out/good.out")
 	total=${#good[@]}
 	if [ "$n" -eq "$total" ] && grep -q '^ok ' "$gate_root-cov/gate.ktap"; then
-		ok "short-slice series: $n of $total steps green ($(tr -s ' ' <"$gate_root-cov/steps/0002/coverage.txt" | head -n 1))"
+		ok "$series series: $n of $total steps green ($(tr -s ' ' <"$gate_root-cov/steps/0002/coverage.txt" | head -n 1))"
 	else
-		bad "short-slice series: $n of $total steps in the table are ok"
+		bad "$series series: $n of $total steps in the table are ok"
 	fi
 else
-	bad "short-slice series: gate failed: $(head -n 3 "$out/good.err" | tr '\n' ' ')"
+	bad "$series series: gate failed: $(head -n 3 "$out/good.err" | tr '\n' ' ')"
 fi
-untouched "short-slice series"
-
-# 1b. vprot sharing vlag's storage (mainline v6.17+ layout): the driver
-#     builds, the compile probe sees the union, the vprot tests run and pass.
-if gate SERIES="$fx/layout/vprot-union" COVERAGE=0 >"$out/union.out" 2>"$out/union.err" &&
-	grep -q FT_VPROT_IN_UNION "$gate_root/obj/gen/probes.h" &&
-	grep -q '^fair_slice_protection.limit_set_at_pick_is_min_of_deadline_and_min_slice pass$' \
-		"$gate_root/steps/0003/results"; then
-	ok "vprot in a union with vlag: builds, probed as a union, vprot tests pass"
-else
-	bad "vprot in a union with vlag: $(grep -m1 'gate:' "$out/union.err" "$out/union.out")"
-fi
+untouched "$series series"
 
 # 2. Each broken twin after the good patches before it: fails at its step,
 #    naming the patch and the test that catches it.
-expect_test=(
-	[1]=fair_eevdf_pick.min_vruntime_augment_and_left_biased_v
-	[2]=fair_slice_protection.limit_set_at_pick_is_min_of_deadline_and_min_slice
-	[3]=fair_slice_protection.longer_slice_enqueue_never_extends_protection
-	[4]=fair_sleep_lag.long_sleep_ends_at_zero_lag
-	[5]=fair_sleep_lag.idle_cpu_wakeups_placed_independent_of_order
-)
-for twin in "$fx"/broken/*.patch; do
+for twin in "${twins[@]}"; do
 	k=$((10#$(basename "$twin" | cut -c1-4)))
 	s=$out/twin$k
 	mkdir -p "$s"
-	for g in "$fx"/short-slice/*.patch; do
+	for g in "${good[@]}"; do
 		[ $((10#$(basename "$g" | cut -c1-4))) -lt "$k" ] && ln -s "$g" "$s/"
 	done
 	ln -s "$twin" "$s/"
@@ -92,6 +101,22 @@ for twin in "$fx"/broken/*.patch; do
 	fi
 done
 untouched "broken twins"
+
+if [ "$series" != short-slice ]; then
+	echo "ok - layout and bad-input gate checks # SKIP their fixtures are written for 6.12.117"
+	skipped=$((skipped + 1))
+else
+
+# 1b. vprot sharing vlag's storage (mainline v6.17+ layout): the driver
+#     builds, the compile probe sees the union, the vprot tests run and pass.
+if gate SERIES="$fx/layout/vprot-union" COVERAGE=0 >"$out/union.out" 2>"$out/union.err" &&
+	grep -q FT_VPROT_IN_UNION "$gate_root/obj/gen/probes.h" &&
+	grep -q '^fair_slice_protection.limit_set_at_pick_is_min_of_deadline_and_min_slice pass$' \
+		"$gate_root/steps/0003/results"; then
+	ok "vprot in a union with vlag: builds, probed as a union, vprot tests pass"
+else
+	bad "vprot in a union with vlag: $(grep -m1 'gate:' "$out/union.err" "$out/union.out")"
+fi
 
 # 3. Bad input: one line naming the step, non-zero exit, nothing left.
 expect_gate_error() {	# what pattern SERIES [then]
@@ -122,6 +147,7 @@ grep -q '^not ok 2 ' "$gate_root/gate.ktap" || bad "step 2 does not compile: KTA
 expect_gate_error "revision range on a tree that is not git" "is not a git checkout" SERIES=HEAD~2..HEAD COVERAGE=0
 expect_gate_error "no SERIES" "needs SERIES" COVERAGE=0
 untouched "bad input"
+fi
 
 # 4. make coverage: the whole suite on one tree.
 if make -s -C "$top" coverage O="$(dirname "$obj")" KSRC="$ksrc" >"$out/cov.out" 2>&1 &&
