@@ -363,12 +363,84 @@ static void queued_group_reweight_keeps_v_and_weighted_lag(struct kunit *test)
 		KUNIT_EXPECT_GE(test, changed, 1);
 }
 
+/*
+ * With a flat pick (7.3) a share change reaches a waiting task's weight
+ * (h_load) only when it is next picked: set_next_task_fair() reweights it
+ * while it is queued. One CPU: a root task R at nice 19 with a 100 ms
+ * slice (its vruntime races ahead, so it is not the next pick) and G's
+ * three tasks, which take turns for 10 ms so their vruntimes part. With
+ * one of G's tasks (t1) running, G's shares go from 1024 to 3072, and t1
+ * sleeps (delayed dequeue off, so it leaves): t2 or t3 is picked at that
+ * instant. Expect V of the remaining queue unchanged by the pick (within
+ * 2 ns) and the picked task's w * lag
+ * unchanged (within its new weight times 2 ns).
+ */
+static void pick_reweight_keeps_v_and_weighted_lag(struct kunit *test)
+{
+	struct ft_entity before[FT_MAX_ENTITIES], after[FT_MAX_ENTITIES], rest[FT_MAX_ENTITIES];
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	int g, r, t[3], nb, na, m = 0, picked;
+	const struct ft_entity *b, *a;
+	__int128 wl, wl2;
+	ft_s64 v, v2;
+
+	ft_test_require(test, "flat_pick");
+	ft_test_features(test, "PLACE_LAG", "!DELAY_DEQUEUE", NULL);
+	g = ft_group_create(FT_ROOT_GROUP);
+	KUNIT_ASSERT_GT(test, g, 0);
+	attr.slice_ns = 100 * NSEC_PER_MSEC;
+	attr.nice = 19;
+	r = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT(test, r, 0);
+	for (int i = 0; i < 3; i++) {
+		t[i] = ft_test_fork(test, 0, 0);
+		KUNIT_ASSERT_EQ(test, ft_task_set_group(t[i], g), 0);
+	}
+	ft_run_for(10 * NSEC_PER_MSEC);	/* G's tasks take turns: their vruntimes part */
+	for (int step = 0; step < 200 && (ft_curr(0) == r || ft_curr(0) <= 0); step++)
+		ft_run_for(100 * NSEC_PER_USEC);
+	for (int i = 1; i < 3; i++) {	/* t[0]: whichever of G's tasks runs now */
+		if (ft_curr(0) == t[i]) {
+			t[i] = t[0];
+			t[0] = ft_curr(0);
+		}
+	}
+	KUNIT_ASSERT_EQ(test, ft_curr(0), t[0]);
+	KUNIT_ASSERT_EQ(test, ft_group_set_shares(g, 3072), 0);
+
+	nb = ft_test_entities(test, 0, FT_ROOT_GROUP, before);
+	for (int i = 0; i < nb; i++)	/* the queue as it is once t1 has left */
+		if (before[i].task != t[0])
+			rest[m++] = before[i];
+	v = ft_exact_v(rest, m);
+	KUNIT_ASSERT_EQ(test, ft_task_sleep(t[0]), 0);
+	picked = ft_curr(0);
+	KUNIT_ASSERT_TRUE_MSG(test, picked == t[1] || picked == t[2], "picked task %d", picked);
+	na = ft_test_entities(test, 0, FT_ROOT_GROUP, after);
+	v2 = ft_exact_v(after, na);
+	b = find_entity(rest, m, picked, 0);
+	a = find_entity(after, na, picked, 0);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	kunit_info(test, "task %d: lag %lld at weight %lu before the pick, %lld at %lu after", picked,
+		   v - b->vruntime, b->avg_weight, v2 - a->vruntime, a->avg_weight);
+	KUNIT_EXPECT_NE_MSG(test, a->avg_weight, b->avg_weight, "the pick did not reweight task %d", picked);
+	KUNIT_EXPECT_TRUE_MSG(test, v2 - v <= 2 && v - v2 <= 2, "V %lld before the pick, %lld after", v, v2);
+	wl = (__int128)b->avg_weight * (v - b->vruntime);
+	wl2 = (__int128)a->avg_weight * (v2 - a->vruntime);
+	KUNIT_EXPECT_TRUE_MSG(test, wl - wl2 <= 2 * (__int128)a->avg_weight &&
+				    wl2 - wl <= 2 * (__int128)a->avg_weight,
+			      "task %d: w*lag %lu*%lld before, %lu*%lld after", picked,
+			      b->avg_weight, v - b->vruntime, a->avg_weight, v2 - a->vruntime);
+}
+
 static struct kunit_case lag_cases[] = {
 	KUNIT_CASE(placement_keeps_stored_lag),
 	KUNIT_CASE(placement_at_v_without_place_lag),
 	KUNIT_CASE(dequeue_clamps_lag_to_limit),
 	KUNIT_CASE(reweight_keeps_v_and_weighted_lag),
 	KUNIT_CASE(queued_group_reweight_keeps_v_and_weighted_lag),
+	KUNIT_CASE(pick_reweight_keeps_v_and_weighted_lag),
 	KUNIT_CASE(ineligible_sleeper_stays_queued_delayed),
 	KUNIT_CASE(ineligible_sleeper_leaves_without_delay_dequeue),
 	KUNIT_CASE(delayed_sleeper_leaves_with_zero_lag),
