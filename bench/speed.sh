@@ -1,45 +1,97 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Speed figures, measured in one run on this machine, next to the kernel's
-# own route as recorded in the project brief (KUnit on UML: 84 s cold,
-# 2.9 s after touching fair.c; x86_64 QEMU with SMP: 141 s and 7.6 s).
-# The tree is never written to: the "touch fair.c" case uses a hard-linked
-# copy of the tree whose fair.c alone is a private copy.
+# Speed, measured side by side in one run, per tree (default: 6.12 and
+# 7.3), against the kernel's own routes run here too, never recorded
+# figures:
+#  - cold from tarball: unpack (xz -T0) + make check, to KTAP totals;
+#  - edit fair.c -> KTAP totals, against its floor: gcc compiling fair.c
+#    alone with kbuild's own command for the tree (objtool left out), the
+#    two alternated RUNS times, medians and their ratio (goal: <= 1.1x);
+#  - the KUnit route: kunit.py run on UML ('example*' from a minimal
+#    kunitconfig, its own build dir), cold and after touching fair.c
+#    (KUNIT=0 leaves it out: a cold UML build takes minutes);
+#  - the simulation rate, 8 CPU-bound tasks on 4 CPUs (default tree).
+# Trees are never written: each run works on a hard-linked copy whose
+# fair.c alone is a private file.
 #
-# usage: bench/speed.sh   (uses the default tree; needs ~1.5 GB in /tmp)
+# usage: bench/speed.sh [KVER...]   (env: RUNS=5, KUNIT=1; ~2 GB in /tmp)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-ksrc=$("$top/sched_fair/tree.sh")
+runs=${RUNS:-5}
+kunit=${KUNIT:-1}
+cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}
+[ $# -gt 0 ] || set -- 6.12 7.3
 work=$(mktemp -d "${TMPDIR:-/tmp}/fairtest-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-secs() { start=$(date +%s.%N); "$@" >/dev/null 2>&1; end=$(date +%s.%N); echo "$end - $start" | bc; }
+now() { date +%s.%N; }
+secs() { s=$(now); "$@" >>"$work/log" 2>&1 || { echo "bench: failed: $* (log: $work/log)" >&2; tail -n 5 "$work/log" >&2; exit 1; }; echo "$(now) - $s" | bc; }
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ratio() { echo "scale=2; $1 / $2" | bc; }
 
-cp -al "$ksrc" "$work/tree"
-rm "$work/tree/kernel/sched/fair.c"
-cp "$ksrc/kernel/sched/fair.c" "$work/tree/kernel/sched/fair.c"
+# The tarball stream of linux-source-$1, fetching the package if needed.
+tarball() {
+	if [ -r "/usr/src/linux-source-$1.tar.xz" ]; then
+		echo "cat /usr/src/linux-source-$1.tar.xz"
+		return
+	fi
+	deb=$(ls "$cache/debs/linux-source-$1_"*_all.deb 2>/dev/null | tail -n 1)
+	if [ -z "$deb" ]; then
+		KVER=$1 "$top/sched_fair/tree.sh" >/dev/null
+		deb=$(ls "$cache/debs/linux-source-$1_"*_all.deb | tail -n 1)
+	fi
+	echo "dpkg-deb --fsys-tarfile $deb | tar -xO ./usr/src/linux-source-$1.tar.xz"
+}
 
-tarball=/usr/src/linux-source-6.12.tar.xz
-unpack=$(secs tar -C "$work" -xJf "$tarball")
-cold=$(secs make -C "$top" check KSRC="$work/tree" O="$work/build")
-warm=$(secs make -C "$top" check KSRC="$work/tree" O="$work/build")
-touch "$work/tree/kernel/sched/fair.c"
-touched=$(secs make -C "$top" check KSRC="$work/tree" O="$work/build")
+printf '%-6s %-44s %10s %10s %8s\n' tree step fairtest "kernel's" ratio
+for kver in "$@"; do
+	w=$work/$kver
+	mkdir -p "$w"
+	stream=$(tarball "$kver")
+	cold=$(secs sh -c "$stream | xz -T0 -dc | tar -C '$w' -x && make -C '$top' check KSRC='$w/linux-source-$kver' O='$w/build'")
+	tree=$w/linux-source-$kver
+	obj=$(ls -d "$w"/build/linux-source-"$kver"-*)
 
-obj=$(ls -d "$work"/build/tree-*)
+	# The floor: kbuild's command for fair.o, run alone on the same source.
+	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$obj/kbuild/kernel/sched/.fair.o.cmd" | sed 's/;.*//' |
+	      sed "s| -o [^ ]*| -o $w/floor.o|")
+	ours= floor=
+	for i in $(seq "$runs"); do
+		touch "$tree/kernel/sched/fair.c"
+		ours="$ours $(secs make -C "$top" check KSRC="$tree" O="$w/build")"
+		floor="$floor $(secs sh -c "cd '$obj/kbuild' && $cmd")"
+	done
+	ours=$(echo "$ours" | median) floor=$(echo "$floor" | median)
+
+	printf '%-6s %-44s %9.1fs %10s %8s\n' "$kver" "cold from tarball -> KTAP totals" "$cold" "" ""
+	printf '%-6s %-44s %9.2fs %9.2fs %7sx\n' "$kver" "edit fair.c -> KTAP totals vs gcc on fair.c" \
+		"$ours" "$floor" "$(ratio "$ours" "$floor")"
+
+	if [ "$kunit" = 1 ]; then
+		printf 'CONFIG_KUNIT=y\nCONFIG_KUNIT_EXAMPLE_TEST=y\n' >"$w/kunitconfig"
+		# kunit.py builds the tree it lives in: a copy of its own, with
+		# fair.c a private file so touching it leaves the cache alone.
+		cp -al "$tree" "$w/uml-tree" && rm "$w/uml-tree/kernel/sched/fair.c" &&
+			cp "$tree/kernel/sched/fair.c" "$w/uml-tree/kernel/sched/fair.c"
+		k="python3 $w/uml-tree/tools/testing/kunit/kunit.py run --build_dir=$w/uml --kunitconfig=$w/kunitconfig --jobs=$(nproc) example*"
+		kcold=$(secs sh -c "cd '$w/uml-tree' && $k")
+		touch "$w/uml-tree/kernel/sched/fair.c"
+		ktouch=$(secs sh -c "cd '$w/uml-tree' && $k")
+		printf '%-6s %-44s %9.1fs %9.1fs %7sx\n' "$kver" "cold: ours vs KUnit on UML (unpacked, example*)" \
+			"$cold" "$kcold" "$(ratio "$kcold" "$cold")"
+		printf '%-6s %-44s %9.2fs %9.2fs %7sx\n' "$kver" "touch fair.c: ours vs KUnit on UML" \
+			"$ours" "$ktouch" "$(ratio "$ktouch" "$ours")"
+	fi
+done
+
+# Simulated seconds per wall second, on the first tree's build.
+obj=$(ls -d "$work/$1"/build/linux-source-"$1"-*)
+cur=current_task
+nm "$obj/fairtest" | grep -q ' pcpu_hot$' && cur=pcpu_hot
 cc -O2 -I"$top/shim" -c "$top/bench/sim_rate.c" -o "$work/sim_rate.o"
-cc -no-pie -Wl,-T,"$top/shim/percpu.lds" -Wl,--defsym=const_pcpu_hot=pcpu_hot \
+# shellcheck disable=SC2046 # one object per word
+cc -no-pie -Wl,-T,"$top/shim/percpu.lds" -Wl,--defsym=const_$cur=$cur \
 	"$work/sim_rate.o" $(find "$obj/k" -name "*.o") "$obj"/u/shim/*.o "$obj"/u/gen/seam_stubs.o -lfiu \
 	-o "$work/sim_rate"
-
-printf '%-44s %10s %12s %12s\n' "step" "fairtest" "vs UML" "vs QEMU"
-printf '%-44s %9.1fs\n' "unpack tarball (not in cold below)" "$unpack"
-printf '%-44s %9.1fs %11.1fx %11.1fx\n' "cold: unpacked tree -> KTAP totals" "$cold" \
-	"$(echo "84 / $cold" | bc -l)" "$(echo "141 / $cold" | bc -l)"
-printf '%-44s %9.1fs %11.1fx %11.1fx\n' "cold from tarball (unpack + cold)" "$(echo "$unpack + $cold" | bc)" \
-	"$(echo "84 / ($unpack + $cold)" | bc -l)" "$(echo "141 / ($unpack + $cold)" | bc -l)"
-printf '%-44s %9.2fs\n' "warm make check, nothing changed" "$warm"
-printf '%-44s %9.2fs %11.1fx %11.1fx\n' "touch fair.c -> KTAP totals" "$touched" \
-	"$(echo "2.9 / $touched" | bc -l)" "$(echo "7.6 / $touched" | bc -l)"
 "$work/sim_rate" 20

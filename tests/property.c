@@ -185,40 +185,66 @@ static int run_here(const struct sequence *seq, char *how, size_t size)
 	return -1;
 }
 
-/* Runs it in a child: a crash or hang becomes an outcome like a fault. */
-static void run_isolated(const struct sequence *seq, struct outcome *out)
-{
-	int fds[2], status;
+/* A sequence running in a child: a crash or hang becomes an outcome too. */
+struct isolated {
 	pid_t pid;
+	int fd;
+	int n;		/* ops in the sequence, for "died" outcomes */
+};
 
-	*out = (struct outcome){ .failed_at = -1 };
+static void start_isolated(const struct sequence *seq, struct isolated *run)
+{
+	struct outcome out = { .failed_at = -1 };
+	int fds[2];
+
+	run->n = seq->n;
+	run->pid = -1;
+	run->fd = -1;
 	if (pipe(fds))
-		return (void)snprintf(out->how, sizeof(out->how), "pipe failed");
+		return;
 	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
+	run->pid = fork();
+	if (run->pid == 0) {
 		close(fds[0]);
 		alarm(20);
-		out->failed_at = run_here(seq, out->how, sizeof(out->how));
-		out->checks = ft_invariant_checks();
+		out.failed_at = run_here(seq, out.how, sizeof(out.how));
+		out.checks = ft_invariant_checks();
 		ft_shutdown();
-		if (write(fds[1], out, sizeof(*out)) != sizeof(*out))
+		if (write(fds[1], &out, sizeof(out)) != sizeof(out))
 			_exit(3);
 		_exit(0);
 	}
 	close(fds[1]);
-	if (pid < 0 || read(fds[0], out, sizeof(*out)) != sizeof(*out)) {
-		*out = (struct outcome){ .failed_at = seq->n - 1 };
-		if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status))
+	run->fd = fds[0];
+}
+
+static void finish_isolated(struct isolated *run, struct outcome *out)
+{
+	int status;
+
+	*out = (struct outcome){ .failed_at = -1 };
+	if (run->pid < 0 || read(run->fd, out, sizeof(*out)) != sizeof(*out)) {
+		*out = (struct outcome){ .failed_at = run->n - 1 };
+		if (run->pid > 0 && waitpid(run->pid, &status, 0) == run->pid && WIFSIGNALED(status))
 			snprintf(out->how, sizeof(out->how), "crashed with signal %d (%s)",
 				 WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
-			snprintf(out->how, sizeof(out->how), "died without a result");
-		close(fds[0]);
+			snprintf(out->how, sizeof(out->how), "%s",
+				 run->pid < 0 ? "fork or pipe failed" : "died without a result");
+		if (run->fd >= 0)
+			close(run->fd);
 		return;
 	}
-	close(fds[0]);
-	waitpid(pid, &status, 0);
+	close(run->fd);
+	waitpid(run->pid, &status, 0);
+}
+
+static void run_isolated(const struct sequence *seq, struct outcome *out)
+{
+	struct isolated run;
+
+	start_isolated(seq, &run);
+	finish_isolated(&run, out);
 }
 
 /*
@@ -290,17 +316,29 @@ static void random_operations_keep_invariants(struct kunit *test)
 {
 	unsigned long long base = kunit_seed();
 	static struct sequence seq;
+	static struct isolated runs[SEQUENCES];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int ahead = cpus > 1 ? cpus : 1, started = 0;
 	struct outcome out;
 	unsigned long long checks = 0;
 	long ops = 0;
 
+	/* Sequences run on every CPU; outcomes are taken in seed order. */
 	for (int s = 0; s < SEQUENCES; s++) {
-		generate(base + s, &seq);
-		run_isolated(&seq, &out);
-		ops += out.failed_at < 0 ? seq.n : out.failed_at + 1;
+		for (; started < SEQUENCES && started < s + ahead; started++) {
+			generate(base + started, &seq);
+			start_isolated(&seq, &runs[started]);
+		}
+		finish_isolated(&runs[s], &out);
+		ops += out.failed_at < 0 ? runs[s].n : out.failed_at + 1;
 		checks += out.checks;
 		if (out.failed_at < 0)
 			continue;
+		for (int later = s + 1; later < started; later++) {
+			kill(runs[later].pid, SIGKILL);
+			finish_isolated(&runs[later], &(struct outcome){});
+		}
+		generate(base + s, &seq);
 		kunit_info(test, "sequence seed %llu fails at op %d: %s", base + s,
 			   out.failed_at, out.how);
 		shrink(&seq, &out);

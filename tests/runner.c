@@ -53,6 +53,7 @@ static struct {
 	bool list;
 	const char **filters;
 	int nr_filters;
+	size_t jobs;		/* 0 until parsed: the online CPUs */
 } opt = { .seed = 1, .timeout = 30 };
 
 /* Exits with code after one "fairtest: ..." line on stderr. */
@@ -448,6 +449,10 @@ struct result {
 	const char *directive;	/* TIMEOUT or ERROR: the child gave no verdict */
 	char *reason;		/* the skip reason, or why there is no verdict */
 	char *diag;		/* the case's diagnostics, for JUnit */
+	/* while it runs: the child, its verdict pipe, its captured output */
+	pid_t pid;
+	int verdict_fd;
+	FILE *cap;
 };
 
 /* Prints one diagnostic line under the case and keeps it for JUnit. */
@@ -612,38 +617,57 @@ static void print_result(const char *indent, size_t num, const char *name,
 	putchar('\n');
 }
 
-static void run_case(struct result *res, size_t num)
+/* Forks the child that runs one case; its verdict and output wait for us. */
+static void start_case(struct result *res)
 {
+	int vp[2];
+
+	res->cap = tmpfile();
+	if (!res->cap || pipe(vp))
+		quit(1, "cannot set up %s: %s", res->kcase->name, strerror(errno));
+	fflush(NULL);	/* or the child would print our buffered output too */
+	res->pid = fork();
+	if (res->pid < 0)
+		quit(1, "cannot fork: %s", strerror(errno));
+	if (res->pid == 0) {
+		close(vp[0]);
+		run_child(res->suite, res->kcase, fileno(res->cap), vp[1]);
+	}
+	close(vp[1]);
+	res->verdict_fd = vp[0];
+}
+
+/*
+ * Runs case @i of all @n selected ones and prints its result. Up to
+ * --jobs cases run at once: the ones after @i are started here, ahead,
+ * but every result is read and printed in case order, so the output is
+ * the same byte for byte whatever the number of jobs. A case's time
+ * limit runs from when its verdict is awaited, never shorter than asked.
+ */
+static void run_case(struct result *all, size_t i, size_t n, size_t num)
+{
+	static size_t started;
+	struct result *res = &all[i];
 	struct verdict v;
 	bool timed_out = false;
 	size_t got, size;
-	int vp[2], wstatus = 0;
-	FILE *cap = tmpfile(), *keep;
-	pid_t pid;
+	int wstatus = 0;
+	FILE *keep;
 
-	if (!cap || pipe(vp))
-		quit(1, "cannot set up %s: %s", res->kcase->name, strerror(errno));
-	fflush(NULL);	/* or the child would print our buffered output too */
-	pid = fork();
-	if (pid < 0)
-		quit(1, "cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		close(vp[0]);
-		run_child(res->suite, res->kcase, fileno(cap), vp[1]);
-	}
-	close(vp[1]);
-	got = read_verdict(vp[0], &v, &timed_out);
+	while (started < n && started < i + opt.jobs)
+		start_case(&all[started++]);
+	got = read_verdict(res->verdict_fd, &v, &timed_out);
 	if (timed_out)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		kill(res->pid, SIGKILL);
+	while (waitpid(res->pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
-	close(vp[0]);
+	close(res->verdict_fd);
 
 	keep = open_memstream(&res->diag, &size);
 	if (!keep)
 		quit(1, "out of memory");
-	copy_output(cap, keep, res->kcase->name);
-	fclose(cap);
+	copy_output(res->cap, keep, res->kcase->name);
+	fclose(res->cap);
 	judge(res, &v, got == sizeof(v), timed_out, wstatus);
 	if (res->directive)
 		diag(keep, "# %s: %s", res->kcase->name, res->reason);
@@ -672,17 +696,18 @@ static void print_counts(const char *name, const struct counts *c)
 	       c->fail, c->skip, c->pass + c->fail + c->skip);
 }
 
-static void run_suite(struct result *res, size_t n, size_t num,
-		      struct counts *total)
+/* The suite of cases @first..@last - 1 of all @n selected ones. */
+static void run_suite(struct result *all, size_t first, size_t last, size_t n,
+		      size_t num, struct counts *total)
 {
-	const char *name = res->suite->name;
+	const char *name = all[first].suite->name;
 	struct counts c = { 0 };
 	enum kunit_status status;
 
-	printf("    KTAP version 1\n    # Subtest: %s\n    1..%zu\n", name, n);
-	for (size_t i = 0; i < n; i++) {
-		run_case(&res[i], i + 1);
-		count(&c, res[i].status);
+	printf("    KTAP version 1\n    # Subtest: %s\n    1..%zu\n", name, last - first);
+	for (size_t i = first; i < last; i++) {
+		run_case(all, i, n, i - first + 1);
+		count(&c, all[i].status);
 	}
 	print_counts(name, &c);
 	print_counts("Totals", &c);
@@ -787,6 +812,8 @@ static const char usage[] =
 	"  --list           print suite.case of the selected cases and exit\n"
 	"  --seed N         run seed for property tests (default 1)\n"
 	"  --timeout S      seconds a case may run, 0 for no limit (default 30)\n"
+	"  --jobs N         cases run at once (default: the online CPUs); the\n"
+	"                   output is the same for any N\n"
 	"  --junit FILE     also write a JUnit XML report to FILE\n"
 	"  --help           print this and exit\n"
 	"Exit status: 0 all passed, 1 a case failed, 2 usage error.\n";
@@ -847,6 +874,10 @@ static void parse_args(int argc, char **argv)
 			opt.seed = parse_num("--seed", v, ULLONG_MAX);
 		} else if (opt_value(argc, argv, &i, "--timeout", &v)) {
 			opt.timeout = parse_num("--timeout", v, UINT_MAX);
+		} else if (opt_value(argc, argv, &i, "--jobs", &v)) {
+			opt.jobs = parse_num("--jobs", v, 1024);
+			if (!opt.jobs)
+				quit(2, "option '--jobs' wants at least 1");
 		} else if (opt_value(argc, argv, &i, "--junit", &v)) {
 			if (!*v)
 				quit(2, "option '--junit' needs a file name");
@@ -937,6 +968,11 @@ int main(int argc, char **argv)
 			quit(2, "cannot write %s: %s", junit_tmp, strerror(errno));
 	}
 	kunit_hook_run_begin(argc, argv);
+	if (!opt.jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		opt.jobs = cpus > 0 ? (size_t)cpus : 1;
+	}
 
 	for (size_t i = 0; i < n; i++)
 		nr_run += !i || res[i].suite != res[i - 1].suite;
@@ -946,7 +982,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0, j, num = 1; i < n; i = j, num++) {
 		for (j = i; j < n && res[j].suite == res[i].suite; j++)
 			;
-		run_suite(&res[i], j - i, num, &total);
+		run_suite(res, i, j, n, num, &total);
 	}
 	print_counts("Totals", &total);
 	printf("fairtest: %zu passed, %zu failed, %zu skipped\n", total.pass,
