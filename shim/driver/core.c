@@ -117,6 +117,7 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 			p->sched_class->migrate_task_rq(p, new_cpu);
 		p->se.nr_migrations++;
 		ft_event(FT_EV_MIGRATE);
+		ft_observe_migrate(p, new_cpu);
 	}
 	__set_task_cpu(p, new_cpu);
 }
@@ -219,6 +220,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		if (next != rq->idle)
 			ft_m.tasks[next->pid].switches_in++;
 		ft_event(FT_EV_SWITCH);
+		ft_observe_switch(cpu, prev, next, preempt);
 	}
 	rq_unpin_lock(rq, &rf);
 	raw_spin_rq_unlock_irq(rq);
