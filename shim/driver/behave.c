@@ -124,7 +124,7 @@ void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *ne
 		.pid = obs_pid(next), .prio = obs_prio(next),
 		.prev_pid = obs_pid(prev), .prev_prio = obs_prio(prev),
 		.prev_state = state == TASK_DEAD ? 'X' : state ? 'S' : 'R',
-		.preempt = preempt && !state,
+		.preempt = preempt && !state && prev != cpu_rq(cpu)->idle,
 	};
 
 	if (observer)
