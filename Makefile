@@ -14,6 +14,14 @@ FAULTS	?=
 P	?= 0.05
 SERIES	?=
 COVERAGE ?= 1
+# make sim (the workload simulator, sim/)
+WORKLOAD ?=
+CPUS	?= 8
+DURATION ?=
+FEATURES ?=
+RESULT	?=
+TRACE	?=
+CHECKER	?= 1
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # The build uses every core unless make was given its own -j.
@@ -33,7 +41,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim
 all: build
 
 build:
@@ -83,6 +91,14 @@ gate:
 coverage:
 	$(call with_tree,$(TOP)/coverage/suite.sh $$ksrc $$obj $(PROFILE_FILE) $(RUN_ARGS))
 
+# One rt-app workload on the fake machine (sim/): reports on stdout.
+SIM_ARGS = --cpus $(CPUS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
+	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
+	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
+sim:
+	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
+	$(call with_tree,$$obj/fairsim $(SIM_ARGS) $(WORKLOAD))
+
 clean:
 	rm -rf $(O)
 
@@ -104,6 +120,8 @@ help:
 	@echo '  gate      SERIES=... : apply, build, test and cover each patch of a series in turn'
 	@echo '            (table on stdout, KTAP and per-step coverage/HTML under the build dir)'
 	@echo '  coverage  the suites on one tree built with --coverage: fair.c summary, HTML'
+	@echo '  sim       WORKLOAD=f.json : run an rt-app workload on the fake machine; perf sched'
+	@echo '            latency, cyclictest and schbench shaped tables (fixtures/workloads/)'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -128,3 +146,12 @@ help:
 	@echo '  P=p         make fault: probability of the random runs, in [0,1] ($(P))'
 	@echo '              SEED also pins libfiu'"'"'s generator (FIU_PRNG_SEED): same SEED, same faults'
 	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'
+	@echo '  make sim knobs:'
+	@echo '  WORKLOAD=f  the rt-app JSON file to run'
+	@echo '  CPUS=n      fake CPUs, 1..64 ($(CPUS))'
+	@echo '  SEED=n      jitters each task'"'"'s start by up to 1 ms; 0 = no jitter ($(SEED))'
+	@echo '  DURATION=s  simulated seconds, overrides the file'"'"'s global.duration'
+	@echo '  FEATURES=l  sched features to set first, e.g. FEATURES='"'"'!RUN_TO_PARITY,PREEMPT_SHORT'"'"
+	@echo '  RESULT=f    also write the JSON result to f'
+	@echo '  TRACE=f     also write an ftrace text trace (opens in ui.perfetto.dev)'
+	@echo '  CHECKER=0   run without the invariant checker (faster)'

@@ -306,6 +306,7 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	if (t->done) {
 		t->exec_ns = ft_task_exec_ns(t->id);
 		run->alive--;
+		run->last_exit = ft_now();
 		ft_task_exit(t->id);
 		run->by_id[t->id] = 0;	/* the driver may give the id to a fork */
 		return STAY;
@@ -461,8 +462,8 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 		/* until every task has ended, or all left are blocked for good */
 		while (run->alive && run->blocked < run->alive && !run->error[0] &&
 		       ft_now() < SIM_MAX_NS - 1000000000ULL)
-			ft_run_for(1000000000ULL);
-		run->end_ns = ft_now();
+			ft_run_for(10000000ULL);
+		run->end_ns = run->alive ? ft_now() : run->last_exit;
 	}
 	for (int i = 0; i < run->nr_tasks; i++) {
 		if (!run->tasks[i].done)

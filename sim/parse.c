@@ -312,11 +312,13 @@ static int property(struct ctx *c, const char *k, json_object *v, bool thread, b
 	struct sim_phase *ph = c->ph;
 	long long n;
 	ft_u64 mask = 0, ns;
+	char what[sizeof(c->where) + 64];
 	int g;
 
 	*done = true;
 	if (!strcmp(k, "loop")) {
-		if (get_int(v, "loop", thread ? -1 : 1, 1LL << 40, &n))
+		snprintf(what, sizeof(what), "%s: loop", c->where);
+		if (get_int(v, what, thread ? -1 : 1, 1LL << 40, &n))
 			return -1;
 		if (!n)
 			return fail("%s: loop 0 runs nothing; use -1 (forever) or a count", c->where);
@@ -325,7 +327,8 @@ static int property(struct ctx *c, const char *k, json_object *v, bool thread, b
 		else
 			ph->loop = n;
 	} else if (!strcmp(k, "priority")) {
-		if (get_int(v, "priority (the nice value of a SCHED_OTHER task)", -20, 19, &n))
+		snprintf(what, sizeof(what), "%s: priority (a SCHED_OTHER task's nice)", c->where);
+		if (get_int(v, what, -20, 19, &n))
 			return -1;
 		if (thread)
 			c->def->nice = n;
@@ -333,7 +336,8 @@ static int property(struct ctx *c, const char *k, json_object *v, bool thread, b
 			ph->nice = n;
 	} else if (!strcmp(k, "dl-runtime")) {
 		/* on SCHED_OTHER this is sched_attr.sched_runtime: the slice */
-		if (get_us(v, "dl-runtime", &ns))
+		snprintf(what, sizeof(what), "%s: dl-runtime", c->where);
+		if (get_us(v, what, &ns))
 			return -1;
 		if (thread)
 			c->def->slice_ns = ns;
@@ -438,7 +442,7 @@ static int read_thread(struct sim_workload *w, const char *name, json_object *t,
 	snprintf(c.where, sizeof(c.where), "task '%s'", name);
 
 	if (json_object_object_get_ex(t, "instance", &v)) {
-		if (get_int(v, "instance", 0, SIM_MAX_TASKS + 1, &n))
+		if (get_int(v, "instance", 0, 1LL << 30, &n))
 			return -1;
 		d->instance = n;
 	}

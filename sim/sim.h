@@ -154,7 +154,7 @@ struct sim_run {
 	int *group_id;		/* the driver's id of each taskgroup */
 	struct sim_task *forking;	/* being forked: wakeup_new is its */
 	int alive, blocked;	/* tasks not exited; blocked on a resource */
-	ft_u64 last_now;
+	ft_u64 last_now, last_exit;
 	ft_u64 end_ns;
 	FILE *trace;
 	unsigned long zero_time_steps;

@@ -1,0 +1,199 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The workload simulator's checks (fairsim, sim/): small workloads whose
+# figures are worked out on paper below, every event kind in one run,
+# byte-identical output for the same seed, the trace and JSON files
+# parse, and each bad input in bad/ fails with its one line and leaves
+# no file behind. Prints "sim: N passed, N failed" last.
+#
+# usage: tests/sim/run.sh FAIRSIM
+set -u
+sim=$1
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+bad() { fail=$((fail + 1)); echo "not ok - $*"; }
+
+# run NAME CPUS [args...]: the case's JSON result in $out/NAME.json
+run() {
+	name=$1 cpus=$2
+	shift 2
+	"$sim" --quiet --seed 0 --cpus "$cpus" --json "$out/$name.json" "$@" \
+		"$here/cases/$name.json" 2>"$out/$name.err" ||
+		{ bad "$name: fairsim failed: $(head -c 300 "$out/$name.err")"; return 1; }
+}
+
+# expect WHAT FILE PYTHON-EXPR: the expression over the result r is true
+expect() {
+	what=$1 file=$2 expr=$3
+	if got=$(python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = {x['task'] + '-' + str(x['instance']): x for x in r['tasks']}
+ok = $expr
+print('' if ok else 'false: ' + sys.argv[2])
+sys.exit(0 if ok else 1)" "$file" "$expr" 2>&1); then
+		ok "$what"
+	else
+		bad "$what: $got"
+	fi
+}
+
+# One task alone on one CPU: run 1 ms, then a 4 ms timer (started at its
+# first use, 1 ms). It runs [0,1], sleeps to 5, runs [5,6], ... : wake-ups
+# at 5, 9, ..., 997 ms, 249 of them, each on an idle CPU. Expect 250 ms of
+# run time, 249 wake-ups, every latency 0.
+run periodic 1 && expect "periodic task alone: 250 ms run, 249 wake-ups, zero latency" \
+	"$out/periodic.json" \
+	"t['p-0']['runtime_ns'] == 250000000 and t['p-0']['wakeups'] == 249 and \
+	 t['p-0']['wakeup_latency_ns']['samples'] == 249 and t['p-0']['wakeup_latency_ns']['max'] == 0"
+
+# A (CPU 0) holds mutex m for [0,2] ms, then sleeps 8; B (CPU 1) starts at
+# 1.5 ms and blocks on m; the unlock at 2 hands m to B, which runs [2,3]
+# and sleeps 8.5. From then on B wakes at 11.5, 21.5, ..., finds m held by
+# A (held [10,12], [20,22], ...) and is handed it at 12, 22, ...: two
+# wake-ups per 10 ms, on an idle CPU. The loop also handles events due at
+# the final instant, so A's wake-up at 1000 ms counts. Expect A 200 ms run
+# and 100 wake-ups, B 100 ms and 200 wake-ups (1.5, 2, then 11.5, 12, ...),
+# every latency 0.
+run mutex 2 && expect "mutex hand-over on two pinned CPUs: exact run times and wake-ups" \
+	"$out/mutex.json" \
+	"t['a-0']['runtime_ns'] == 200000000 and t['a-0']['wakeups'] == 100 and \
+	 t['b-0']['runtime_ns'] == 100000000 and t['b-0']['wakeups'] == 200 and \
+	 t['b-0']['wakeup_latency_ns']['max'] == 0 and t['b-0']['cpu'] == 1"
+
+# A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
+# 2 ms each round and is woken by B's arrival, the last one. Expect the
+# run to end at 30 ms with A 10 ms, B 30 ms, A woken 10 times, B never.
+run barrier 2 && expect "barrier: the last to arrive wakes the other, ten rounds end at 30 ms" \
+	"$out/barrier.json" \
+	"r['duration_ns'] == 30000000 and t['a-0']['runtime_ns'] == 10000000 and \
+	 t['b-0']['runtime_ns'] == 30000000 and t['a-0']['wakeups'] == 10 and t['b-0']['wakeups'] == 0"
+
+# B (CPU 1) waits on condition c; A (CPU 0) runs 1 ms, signals c under m,
+# sleeps 9 ms. B wakes at 1, 11, ..., 991 ms, takes m back (A has
+# released it in the same instant) and runs 0.5 ms. Expect B 100 wake-ups
+# and 50 ms of run time, A 100 ms (wake-ups at 10 ... 1000 ms).
+run cond 2 && expect "condition wait/signal: B runs 0.5 ms per signal" \
+	"$out/cond.json" \
+	"t['b-0']['wakeups'] == 100 and t['b-0']['runtime_ns'] == 50000000 and \
+	 t['a-0']['runtime_ns'] == 100000000 and t['b-0']['wakeup_latency_ns']['max'] == 0"
+
+# One CPU, wake-up preemption off: A runs 0.5 ms, resumes B, runs 0.3 ms
+# more, then its 10 ms timer. B cannot preempt at the wake-up, and no tick
+# falls inside A's last 0.3 ms (they are at whole milliseconds at any HZ,
+# A's windows at 10k+1.3 .. 10k+1.6 ms), so B waits exactly 300 us each
+# time. The first resume (at 0.5 ms) is lost: B has not run to its
+# suspend yet. Expect 99 samples, all 300 us, and B's 19.8 ms of run time.
+run wakeup_wait 1 --features '!WAKEUP_PREEMPTION' &&
+	expect "wake-up without preemption: B waits A's remaining 300 us, exactly" \
+	"$out/wakeup_wait.json" \
+	"t['b-0']['wakeup_latency_ns']['samples'] == 99 and \
+	 t['b-0']['wakeup_latency_ns']['p50'] == 300000 and \
+	 t['b-0']['wakeup_latency_ns']['max'] == 300000 and t['b-0']['runtime_ns'] == 19800000"
+
+# The same with the tree's default features: whenever EEVDF picks B at its
+# wake-up, B preempts A at once (latency 0, A preempted), otherwise it
+# waits the same 300 us. Expect both outcomes: a median of 0, a maximum of
+# 300 us, and A preempted at least once but not every time.
+run wakeup_wait 1 && expect "wake-up preemption on: B preempts A on some wake-ups, never waits longer" \
+	"$out/wakeup_wait.json" \
+	"t['b-0']['wakeup_latency_ns']['p50'] == 0 and \
+	 t['b-0']['wakeup_latency_ns']['max'] == 300000 and \
+	 0 < t['a-0']['preemptions'] < 99"
+
+# Every event kind and property in one workgen-style file (comments,
+# trailing commas, repeated keys). Expect it to run, list the keys it does
+# not model once each, leave out the SCHED_FIFO task by name, fork three
+# children, and give every task run time.
+run every_event 4 && expect "every event kind runs; ignored keys and the RT task are named" \
+	"$out/every_event.json" \
+	"r['ignored'] == ['calibration', 'logdir', 'resources', 'mem'] and \
+	 r['left_out'] == ['rt (SCHED_FIFO)'] and \
+	 sum(1 for x in r['tasks'] if x['task'] == 'child') == 3 and \
+	 all(x['runtime_ns'] > 0 for x in r['tasks']) and \
+	 t['consumer-0']['cpu'] in (1, 2) and t['producer-0']['wakeups'] > 0"
+
+# Same file and seed twice: the report, the JSON and the trace are
+# byte-identical; another seed moves the tasks' start times, so its
+# report differs. Expect equal, equal, equal, different.
+for i in 1 2; do
+	"$sim" --seed 7 --cpus 4 --json "$out/d$i.json" --trace "$out/d$i.trace" \
+		"$here/cases/every_event.json" >"$out/d$i.txt" 2>/dev/null
+done
+"$sim" --seed 8 --cpus 4 "$here/cases/every_event.json" >"$out/d3.txt" 2>/dev/null
+if cmp -s "$out/d1.txt" "$out/d2.txt" && cmp -s "$out/d1.json" "$out/d2.json" &&
+	cmp -s "$out/d1.trace" "$out/d2.trace"; then
+	ok "same seed: report, JSON and trace byte-identical"
+else
+	bad "same seed gave different output"
+fi
+if cmp -s "$out/d1.txt" "$out/d3.txt"; then bad "seeds 7 and 8 gave the same report"; else ok "another seed, another report"; fi
+
+# The trace is the kernel's ftrace text: every line after the header has
+# task-pid, [cpu], flags, a timestamp and one of our events with its
+# fields, and timestamps never go back. Expect all four event kinds.
+if python3 - "$out/d1.trace" <<'EOF'
+import re, sys
+pat = re.compile(r'^\s*(\S.*)-(\d+)\s+\[(\d{3})\] \S{5} +(\d+)\.(\d{6}): '
+		 r'(sched_switch|sched_waking|sched_wakeup|sched_wakeup_new|sched_migrate_task): (.*)$')
+seen, last = set(), -1
+for n, line in enumerate(open(sys.argv[1]), 1):
+	if line.startswith('#'):
+		continue
+	m = pat.match(line)
+	if not m:
+		sys.exit('line %d is not an ftrace line: %s' % (n, line))
+	t = int(m.group(4)) * 1000000 + int(m.group(5))
+	if t < last:
+		sys.exit('line %d goes back in time' % n)
+	last = t
+	ev, args = m.group(6), m.group(7)
+	need = ['prev_comm=', 'prev_state=', '==> next_comm='] if ev == 'sched_switch' else ['comm=', 'pid=', 'prio=']
+	if not all(k in args for k in need):
+		sys.exit('line %d lacks fields: %s' % (n, line))
+	seen.add(ev)
+want = {'sched_switch', 'sched_waking', 'sched_wakeup', 'sched_wakeup_new'}
+sys.exit(0 if want <= seen else 'missing events: %s' % (want - seen))
+EOF
+then ok "trace: ftrace text lines, in time order, all four event kinds"; else bad "trace does not parse"; fi
+
+# Each file in bad/ names its expected message in its first line. Expect
+# a non-zero exit, exactly one line on stderr matching it, and no output
+# file, not even a partial one.
+for f in "$here"/bad/*.json; do
+	name=$(basename "$f" .json)
+	pattern=$(sed -n '1s|^// expect: ||p' "$f")
+	mkdir "$out/bad-$name"
+	if "$sim" --cpus 8 --json "$out/bad-$name/r.json" --trace "$out/bad-$name/t.trace" "$f" \
+		>"$out/bad.out" 2>"$out/bad.err"; then
+		bad "bad input $name: exited 0"
+	elif [ "$(wc -l <"$out/bad.err")" -ne 1 ] || ! grep -q -- "$pattern" "$out/bad.err"; then
+		bad "bad input $name: wanted one line matching '$pattern', got: $(head -c 300 "$out/bad.err")"
+	elif [ -n "$(ls -A "$out/bad-$name")" ]; then
+		bad "bad input $name: left $(ls -A "$out/bad-$name")"
+	else
+		ok "bad input $name: $(cat "$out/bad.err")"
+	fi
+done
+
+# Bad command lines: one line each, non-zero exit.
+for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
+	"--features NO_SUCH_FEATURE" "/no/such/file.json"; do
+	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
+	# shellcheck disable=SC2086
+	if "$sim" $a >/dev/null 2>"$out/cli.err"; then
+		bad "command line '$args': exited 0"
+	elif grep -q '^fairsim: ' "$out/cli.err"; then
+		ok "command line '$args': $(grep -m1 '^fairsim: ' "$out/cli.err")"
+	else
+		bad "command line '$args': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
+	fi
+done
+
+echo "sim: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
