@@ -22,6 +22,9 @@ FEATURES ?=
 RESULT	?=
 TRACE	?=
 CHECKER	?= 1
+SEEDS	?= 5
+KSRC_B	?=
+FEATURES_B ?=
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # The build uses every core unless make was given its own -j.
@@ -41,7 +44,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab
 all: build
 
 build:
@@ -99,6 +102,19 @@ sim:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
 	$(call with_tree,$$obj/fairsim $(SIM_ARGS) $(WORKLOAD))
 
+# The same workload base vs patched: another tree (KSRC_B) and/or other
+# features (FEATURES_B), over SEEDS seeds; results under the build dir.
+sim_obj = $(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)" | md5sum | cut -c1-8)
+sim-ab:
+	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim-ab needs WORKLOAD=<rt-app .json>" >&2; exit 2; }
+	@[ -n "$(KSRC_B)$(FEATURES_B)" ] || { echo "fairtest: make sim-ab needs KSRC_B=<patched tree> and/or FEATURES_B=<features>" >&2; exit 2; }
+	$(if $(KSRC_B),+@$(MAKE) --no-print-directory build KSRC=$(KSRC_B))
+	$(call with_tree,bin_b=$$obj/fairsim; \
+	 $(if $(KSRC_B),ksrc=$$($(SF)/tree.sh $(KSRC_B)) && bin_b=$(sim_obj)/fairsim;) \
+	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
+	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' --cpus $(CPUS) \
+	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check))
+
 clean:
 	rm -rf $(O)
 
@@ -122,6 +138,8 @@ help:
 	@echo '  coverage  the suites on one tree built with --coverage: fair.c summary, HTML'
 	@echo '  sim       WORKLOAD=f.json : run an rt-app workload on the fake machine; perf sched'
 	@echo '            latency, cyclictest and schbench shaped tables (fixtures/workloads/)'
+	@echo '  sim-ab    WORKLOAD=f.json KSRC_B=tree and/or FEATURES_B=...: base vs patched over'
+	@echo '            SEEDS seeds, latency rows with change % and +/- spread'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -155,3 +173,6 @@ help:
 	@echo '  RESULT=f    also write the JSON result to f'
 	@echo '  TRACE=f     also write an ftrace text trace (opens in ui.perfetto.dev)'
 	@echo '  CHECKER=0   run without the invariant checker (faster)'
+	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'
+	@echo '  KSRC_B=t    make sim-ab: the patched tree (built like KSRC, in its own dir)'
+	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'

@@ -111,7 +111,7 @@ $(BIN): $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS) $(TOP)/shim/percpu.lds
 
 $(FAIRSIM): $(REAL_OBJS) $(SHIM_OBJS) $(SIM_OBJS) $(TOP)/shim/percpu.lds
 	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"
-	@$(CC) $(LDFLAGS) $(filter %.o,$^) -ljson-c -lfiu -o $@.tmp && mv $@.tmp $@
+	@$(CC) $(LDFLAGS) $(filter %.o,$^) -ljson-c -lfiu -lm -o $@.tmp && mv $@.tmp $@
 
 .PHONY: all FORCE
 FORCE:

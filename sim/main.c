@@ -15,7 +15,8 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: fairsim [--cpus N] [--seed N] [--duration S] [--features A,!B]\n"
-		"               [--json FILE] [--trace FILE] [--no-check] [--quiet] WORKLOAD.json\n");
+		"               [--json FILE] [--trace FILE] [--no-check] [--quiet] WORKLOAD.json\n"
+		"       fairsim --compare BASE.json... --vs PATCHED.json...\n");
 }
 
 static int bad(const char *what, const char *arg)
@@ -65,6 +66,8 @@ int main(int argc, char **argv)
 	long long n;
 	int ret = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--compare"))
+		return sim_compare(argc - 2, argv + 2);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 

@@ -171,6 +171,9 @@ struct sim_task *sim_task_of(struct sim_run *run, int id);	/* NULL: not ours */
 void sim_observe(const struct ft_obs *obs, void *ctx);
 void sim_trace_header(FILE *f);
 
+/* compare.c: --compare BASE.json... --vs PATCHED.json... */
+int sim_compare(int argc, char **argv);
+
 /* report.c */
 void sim_report_text(FILE *f, struct sim_run *run);
 int sim_report_json(const char *path, struct sim_run *run);
