@@ -162,6 +162,30 @@ sys.exit(0 if want <= seen else 'missing events: %s' % (want - seen))
 EOF
 then ok "trace: ftrace text lines, in time order, all four event kinds"; else bad "trace does not parse"; fi
 
+# A/B (sim/ab.sh, fairsim --compare): the sleeper experiment of
+# fixtures/workloads, strict EEVDF (DELAY_DEQUEUE off) as base against
+# the tree's default as patched, two seeds, 2 s on one CPU. B gets a third
+# of the CPU one way and half the other. Expect B's run time row to show
+# a change between +40% and +60%, and four result files.
+top=$(cd "$here/../.." && pwd)
+if "$top/sim/ab.sh" "$top/fixtures/workloads/sleeper.json" "$out/ab" 2 1 "$sim" '!DELAY_DEQUEUE' \
+	"$sim" '' --cpus 1 --duration 2 >"$out/ab.txt" 2>&1 &&
+	[ "$(ls "$out/ab" | wc -l)" -eq 4 ] &&
+	awk '/^# scheduling latency \(us\) for B$/ { b = 1 }
+	     b && /^run time ms/ { c = $NF; sub(/%/, "", c); found = (c + 0 >= 40 && c + 0 <= 60) }
+	     END { exit !found }' "$out/ab.txt"; then
+	ok "A/B: the sleeper's run time +40..60% from strict EEVDF to delayed dequeue"
+else
+	bad "A/B of the sleeper: $(tail -n 8 "$out/ab.txt")"
+fi
+if "$sim" --compare "$out/d1.txt" --vs "$out/d1.json" >/dev/null 2>"$out/cmp.err"; then
+	bad "--compare of a file that is no result: exited 0"
+elif grep -q "is not a fairsim result file" "$out/cmp.err"; then
+	ok "--compare of a file that is no result: $(cat "$out/cmp.err")"
+else
+	bad "--compare of a file that is no result: $(cat "$out/cmp.err")"
+fi
+
 # Each file in bad/ names its expected message in its first line. Expect
 # a non-zero exit, exactly one line on stderr matching it, and no output
 # file, not even a partial one.
