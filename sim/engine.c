@@ -249,7 +249,8 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 
 		ft_task_info(t->id, &info);
 		run->w->defs[e->res].forked++;
-		start_instance(run, e->res, info.cpu);
+		if (!start_instance(run, e->res, info.cpu))
+			run->tasks[run->nr_tasks - 1].start_delay = run->w->defs[e->res].delay_ns;
 		return NEXT;
 	}
 	}
@@ -366,6 +367,8 @@ static void behave(int id, void *ctx)
 static int make_groups(struct sim_run *run)
 {
 	struct sim_workload *w = run->w;
+	static char made[64][SIM_NAME_LEN];
+	int made_id[64], nr_made = 0;
 
 	run->group_id = calloc(w->nr_groups + 1, sizeof(int));
 	for (int i = 0; i < w->nr_groups; i++) {
@@ -380,15 +383,16 @@ static int make_groups(struct sim_run *run)
 
 			if (slash)
 				*slash = '\0';
-			for (int j = 0; j < i && found < 0; j++)
-				if (!strcmp(w->groups[j], path))
-					found = run->group_id[j];
+			for (int j = 0; j < nr_made && found < 0; j++)
+				if (!strcmp(made[j], path))
+					found = made_id[j];
 			if (found < 0) {
-				found = ft_group_create(parent);
-				if (found <= 0) {
+				if (nr_made == 64 || (found = ft_group_create(parent)) <= 0) {
 					error(run, "could not create the taskgroup", w->groups[i]);
 					return -1;
 				}
+				strcpy(made[nr_made], path);
+				made_id[nr_made++] = found;
 			}
 			parent = found;
 			if (!slash)

@@ -685,6 +685,8 @@ int sim_parse(const char *path, struct sim_workload *w, int nr_cpus)
 	}
 	ret = check(w);
 out:
+	if (ret)
+		sim_workload_free(w);
 	json_object_put(root);
 	json_tokener_free(tok);
 	free(plain);

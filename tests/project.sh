@@ -21,10 +21,15 @@ suites=$(sed -n 's/^fairtest: //p' "$obj/check.ktap" | tail -n 1)
 cat "$obj/cli.log"
 cli=$(sed -n 's/^cli: //p' "$obj/cli.log")
 
-# The workload simulator: hand-checked cases, determinism, bad input.
+# The workload simulator: hand-checked cases, determinism, bad input;
+# again built with ASan+UBSan, where a leak or a report is a second
+# stderr line and fails the check that saw it.
 "$top/tests/sim/run.sh" "$obj/fairsim" >"$obj/sim.log" 2>&1 || failed=1
 cat "$obj/sim.log"
 sim=$(sed -n 's/^sim: //p' "$obj/sim.log")
+"$top/tests/sim/run.sh" "$obj/asan/fairsim" >"$obj/sim-asan.log" 2>&1 || failed=1
+sed 's/^\(not \)*ok - /&asan: /' "$obj/sim-asan.log"
+sim="$sim, $(sed -n 's/^sim: //p' "$obj/sim-asan.log")"
 
 # The same suites under memcheck and built with ASan+UBSan (the variants
 # make test built in OBJ/valgrind, OBJ/asan), and the fault matrix; each is

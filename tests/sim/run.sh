@@ -106,6 +106,15 @@ run wakeup_wait 1 && expect "wake-up preemption on: B preempts A on some wake-up
 	 t['b-0']['wakeup_latency_ns']['max'] == 300000 and \
 	 0 < t['a-0']['preemptions'] < 99"
 
+# Taskgroups nest by path: r in the root beside group /g (1024 shares
+# each) gets half the CPU; in /g, a beside /g/h a quarter; b and c share
+# /g/h's quarter. Expect 50 / 25 / 12.5 / 12.5 % within half a point
+# over 10 s (a group made twice would give r and a a third each).
+run groups 1 && expect "nested taskgroups split the CPU 50 / 25 / 12.5 / 12.5" \
+	"$out/groups.json" \
+	"all(abs(t[k]['share_pct'] - v) < 0.5 for k, v in \
+	     (('r-0', 50), ('a-0', 25), ('b-0', 12.5), ('c-0', 12.5)))"
+
 # Every event kind and property in one workgen-style file (comments,
 # trailing commas, repeated keys). Expect it to run, list the keys it does
 # not model once each, leave out the SCHED_FIFO task by name, fork three
