@@ -41,6 +41,7 @@ struct ft_task_attr {
 	ft_u64 run_ns;		/* run this long, then sleep */
 	ft_u64 sleep_ns;	/* sleep this long, then wake */
 	ft_u64 cpus;		/* affinity, bit n = CPU n; 0 = every CPU */
+	bool sched_idle;	/* policy SCHED_IDLE instead of SCHED_NORMAL */
 };
 #define FT_TASK_ATTR_DEFAULT { .cpu = -1 }
 

@@ -80,6 +80,7 @@ static int start_instance(struct sim_run *run, int d, int cpu)
 	attr.slice_ns = def->slice_ns;
 	attr.group = def->group < 0 ? FT_ROOT_GROUP : run->group_id[def->group];
 	attr.cpus = def->cpus;
+	attr.sched_idle = def->sched_idle;
 	attr.cpu = cpu;
 	run->forking = t;
 	id = ft_task_fork(&attr);

@@ -262,15 +262,20 @@ static int add_event(struct ctx *c, enum sim_ev_kind kind, const char *key, json
 	return 0;
 }
 
-static int policy(struct ctx *c, json_object *v)
+static int policy(struct ctx *c, json_object *v, bool thread)
 {
 	const char *p = get_str(v);
 
 	if (!p)
 		return fail("%s: policy must be a string", c->where);
-	if (!strcmp(p, "SCHED_OTHER"))
+	if (!strcmp(p, "SCHED_OTHER") || !strcmp(p, "SCHED_IDLE")) {
+		if (thread)
+			c->def->sched_idle = !strcmp(p, "SCHED_IDLE");
+		else if (c->def->sched_idle != !strcmp(p, "SCHED_IDLE"))
+			ignore(c->w, "policy (per phase: a policy change of a running task)");
 		return 0;
-	if (!strcmp(p, "SCHED_IDLE") || !strcmp(p, "SCHED_FIFO") || !strcmp(p, "SCHED_RR") ||
+	}
+	if (!strcmp(p, "SCHED_FIFO") || !strcmp(p, "SCHED_RR") ||
 	    !strcmp(p, "SCHED_DEADLINE")) {
 		c->left_out = true;
 		char item[2 * SIM_NAME_LEN];
@@ -344,7 +349,7 @@ static int property(struct ctx *c, const char *k, json_object *v, bool thread, b
 		else
 			ph->slice_ns = ns;
 	} else if (!strcmp(k, "policy")) {
-		return policy(c, v);
+		return policy(c, v, thread);
 	} else if (!strcmp(k, "cpus")) {
 		if (cpus(c, v, &mask))
 			return -1;

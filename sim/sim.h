@@ -55,6 +55,7 @@ struct sim_def {
 	ft_u64 slice_ns;
 	ft_u64 cpus;		/* 0 = every CPU */
 	int group;		/* index into sim_workload.groups; -1 = root */
+	bool sched_idle;
 	struct sim_phase *ph;
 	int nr_ph;
 	int forked;		/* instances created by fork events so far */

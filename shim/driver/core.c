@@ -163,6 +163,11 @@ void ft_set_load_weight(struct task_struct *p, bool update_load)
 		.inv_weight = sched_prio_to_wmult[prio],
 	};
 
+	if (task_has_idle_policy(p)) {
+		lw.weight = scale_load(WEIGHT_IDLEPRIO);
+		lw.inv_weight = WMULT_IDLEPRIO;
+	}
+
 	if (update_load && p->sched_class->reweight_task)
 		p->sched_class->reweight_task(task_rq(p), p, &lw);
 	else

@@ -72,7 +72,7 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	p->pid = id;
 	p->__state = TASK_NEW;
 	p->sched_class = &fair_sched_class;
-	p->policy = SCHED_NORMAL;
+	p->policy = attr->sched_idle ? SCHED_IDLE : SCHED_NORMAL;
 	p->static_prio = NICE_TO_PRIO(attr->nice);
 	p->prio = p->normal_prio = p->static_prio;
 	p->sched_task_group = tg;

@@ -106,6 +106,17 @@ run wakeup_wait 1 && expect "wake-up preemption on: B preempts A on some wake-up
 	 t['b-0']['wakeup_latency_ns']['max'] == 300000 and \
 	 0 < t['a-0']['preemptions'] < 99"
 
+# A SCHED_IDLE hog (weight 3) beside an always-runnable nice-0 task
+# (1024) and a task that runs 1 ms every 10 ms, one CPU, 10 s. The
+# periodic task takes its 1 s; the other 9 s split 3 : 1024, so the hog
+# gets 9 s x 3/1027 = 26.3 ms (at nice 19, weight 15, it would get
+# 130 ms). Expect the hog between 20 and 35 ms, and the periodic task
+# its full second over 999 wake-ups.
+run idle 1 && expect "SCHED_IDLE: the hog gets weight 3's share, 26 ms of 9 s" \
+	"$out/idle.json" \
+	"20000000 <= t['hog-0']['runtime_ns'] <= 35000000 and \
+	 t['p-0']['runtime_ns'] == 1000000000 and t['p-0']['wakeups'] == 999"
+
 # Taskgroups nest by path: r in the root beside group /g (1024 shares
 # each) gets half the CPU; in /g, a beside /g/h a quarter; b and c share
 # /g/h's quarter. Expect 50 / 25 / 12.5 / 12.5 % within half a point
