@@ -191,6 +191,27 @@ static enum step timer(struct sim_run *run, struct sim_task *t, const struct sim
 	return NEXT;
 }
 
+/*
+ * One message into or out of a bounded pipe, as pipe_write()/pipe_read()
+ * do it: a writer blocks while the pipe is full, a reader while it is
+ * empty, and each wakes the first of the other side that waits. A woken
+ * task tries again, so a message taken meanwhile just blocks it again.
+ */
+static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
+{
+	int writers = run->w->nr_res + 1 + e->res, i;
+	bool write = e->kind == SIM_PIPE_WRITE;
+
+	if (write ? run->fill[e->res] >= run->w->pipe_capacity : !run->fill[e->res]) {
+		enqueue(run, write ? writers : e->res, t);
+		return block(run, t);
+	}
+	run->fill[e->res] += write ? 1 : -1;
+	if ((i = dequeue(run, write ? e->res : writers)) >= 0)
+		wake(run, i);
+	return NEXT;
+}
+
 /* Starts the current event; NEXT when it took no time. */
 static enum step start(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
 {
@@ -245,6 +266,9 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 	case SIM_YIELD:
 		ft_task_yield(t->id);
 		return NEXT;
+	case SIM_PIPE_WRITE:
+	case SIM_PIPE_READ:
+		return pipe_io(run, t, e);
 	case SIM_FORK: {
 		struct ft_task_info info;
 
@@ -265,6 +289,8 @@ static enum step resume(struct sim_run *run, struct sim_task *t, const struct si
 		t->state = 2;	/* woken: take the mutex back */
 		return lock(run, e->mutex, t) == NEXT ? NEXT : STAY;
 	}
+	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
+		return pipe_io(run, t, e);	/* woken: try again */
 	return NEXT;
 }
 
@@ -434,8 +460,10 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->tasks = calloc(SIM_MAX_TASKS, sizeof(*run->tasks));
 	run->timer_next = calloc(w->nr_res + 1, sizeof(ft_u64));
 	run->barrier_arrived = calloc(w->nr_res + 1, sizeof(int));
-	run->waitq = calloc(w->nr_res + 1, sizeof(int *));
-	run->waitq_n = calloc(w->nr_res + 1, sizeof(int));
+	/* a pipe's writers queue after every resource's own queue */
+	run->waitq = calloc(2 * (w->nr_res + 1), sizeof(int *));
+	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
+	run->fill = calloc(w->nr_res + 1, sizeof(long));
 	run->owner = malloc((w->nr_res + 1) * sizeof(int));
 	run->curr = calloc(o->cpus, sizeof(int));
 	for (int i = 0; i <= w->nr_res; i++)
@@ -495,8 +523,9 @@ void sim_run_free(struct sim_run *run)
 		sim_samples_free(&run->tasks[i].wake_lat);
 		sim_samples_free(&run->tasks[i].wait);
 	}
-	for (int i = 0; run->waitq && i <= run->w->nr_res; i++)
+	for (int i = 0; run->waitq && i < 2 * (run->w->nr_res + 1); i++)
 		free(run->waitq[i]);
+	free(run->fill);
 	free(run->tasks);
 	free(run->timer_next);
 	free(run->barrier_arrived);

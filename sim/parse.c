@@ -136,6 +136,7 @@ static const struct {
 	{ "wait", SIM_WAIT }, { "signal", SIM_SIGNAL }, { "broad", SIM_BROAD },
 	{ "sync", SIM_SYNC }, { "barrier", SIM_BARRIER }, { "suspend", SIM_SUSPEND },
 	{ "resume", SIM_RESUME }, { "yield", SIM_YIELD }, { "fork", SIM_FORK },
+	{ "pipe_write", SIM_PIPE_WRITE }, { "pipe_read", SIM_PIPE_READ },
 };
 
 /* rt-app events the model has nothing for: listed as ignored. */
@@ -241,6 +242,16 @@ static int add_event(struct ctx *c, enum sim_ev_kind kind, const char *key, json
 		w->res[e.res].wakers++;
 		break;
 	case SIM_YIELD:
+		break;
+	case SIM_PIPE_WRITE:
+	case SIM_PIPE_READ:
+		if (name_arg(c, key, v, &name))
+			return -1;
+		e.res = resource(w, name, SIM_RES_PIPE);
+		if (kind == SIM_PIPE_WRITE)
+			w->res[e.res].writers++;
+		else
+			w->res[e.res].readers++;
 		break;
 	case SIM_FORK:
 		if (name_arg(c, key, v, &name))
@@ -407,7 +418,8 @@ static int read_events(struct ctx *c, json_object *obj, bool thread)
 		if (!done)
 			return fail("%s: unknown event or key '%s'; events are run, runtime, sleep, "
 				    "timer, lock, unlock, wait, signal, broad, sync, barrier, "
-				    "suspend, resume, yield, fork", c->where, k);
+				    "suspend, resume, yield, fork (and fairsim's pipe_write, pipe_read)",
+				    c->where, k);
 	}
 	return 0;
 }
@@ -497,6 +509,7 @@ static bool takes_time(const struct sim_def *d)
 			switch (d->ph[p].ev[e].kind) {
 			case SIM_RUN: case SIM_RUNTIME: case SIM_SLEEP: case SIM_TIMER:
 			case SIM_WAIT: case SIM_SYNC: case SIM_SUSPEND: case SIM_BARRIER:
+			case SIM_PIPE_READ:
 				return true;
 			default:
 				break;
@@ -530,7 +543,7 @@ static int check(struct sim_workload *w)
 			w->nr_tasks += d->instance;
 		if (!takes_time(d))
 			return fail("task '%s': none of its events takes time (run, runtime, sleep, "
-				    "timer) or blocks (wait, sync, suspend, barrier); it would spin at "
+				    "timer) or blocks (wait, sync, suspend, barrier, pipe_read); it would spin at "
 				    "one instant", d->name);
 		/* barrier users: every instance of every task that names it */
 		for (int p = 0; p < d->nr_ph; p++)
@@ -561,6 +574,9 @@ static int check(struct sim_workload *w)
 		if (r->kind == SIM_RES_COND && !r->waiters)
 			return fail("signal or broad '%s', but nothing waits on it; check the name",
 				    r->name);
+		if (r->kind == SIM_RES_PIPE && (!r->readers || !r->writers))
+			return fail("pipe '%s' is %s but never %s; it would block forever", r->name,
+				    r->readers ? "read" : "written", r->readers ? "written" : "read");
 		if (r->kind == SIM_RES_SUSPEND && !r->waiters)
 			return fail("resume '%s', but no task suspends on '%s'; name a task that "
 				    "suspends", r->name, r->name);
@@ -588,6 +604,11 @@ static int read_global(struct sim_workload *w, json_object *g)
 				return fail("global: duration %lld s overflows the clock (at most %llu s)",
 					    n, SIM_MAX_NS / 1000000000ULL);
 			w->duration_ns = n < 0 ? 0 : (ft_u64)n * 1000000000ULL;
+		} else if (!strcmp(k, "pipe_capacity")) {
+			/* fairsim's own: a pipe's size in messages (hackbench's shape) */
+			if (get_int(v, "global: pipe_capacity (messages)", 1, 1LL << 30, &n))
+				return -1;
+			w->pipe_capacity = n;
 		} else if (!strcmp(k, "default_policy")) {
 			if (!get_str(v) || strcmp(get_str(v), "SCHED_OTHER"))
 				return fail("global: default_policy other than SCHED_OTHER is not "
@@ -632,7 +653,7 @@ int sim_parse(const char *path, struct sim_workload *w, int nr_cpus)
 	int ret = -1;
 
 	file = path;
-	*w = (struct sim_workload){};
+	*w = (struct sim_workload){ .pipe_capacity = 655 };
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	text = slurp(path, &len);
 	if (!text)

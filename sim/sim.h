@@ -24,6 +24,8 @@ enum sim_ev_kind {
 	SIM_RUN, SIM_RUNTIME, SIM_SLEEP, SIM_TIMER, SIM_LOCK, SIM_UNLOCK,
 	SIM_WAIT, SIM_SIGNAL, SIM_BROAD, SIM_SYNC, SIM_BARRIER, SIM_SUSPEND,
 	SIM_RESUME, SIM_YIELD, SIM_FORK,
+	/* fairsim's own, for hackbench's shape: a bounded pipe of messages */
+	SIM_PIPE_WRITE, SIM_PIPE_READ,
 };
 
 struct sim_event {
@@ -62,13 +64,15 @@ struct sim_def {
 };
 
 enum sim_res_kind { SIM_RES_MUTEX, SIM_RES_COND, SIM_RES_BARRIER, SIM_RES_TIMER,
-		    SIM_RES_SUSPEND, SIM_RES_NAME /* a fork's target, until resolved */ };
+		    SIM_RES_SUSPEND, SIM_RES_NAME /* a fork's target, until resolved */,
+		    SIM_RES_PIPE };
 
 struct sim_res {
 	char name[SIM_NAME_LEN];
 	enum sim_res_kind kind;
 	bool unique;		/* timer: one per task instance */
 	int users;		/* barrier: instances that use it */
+	int readers, writers;	/* pipe: events that read, write it */
 	int wakers;		/* cond, suspend: events that wake it */
 	int waiters;		/* cond, suspend: events that wait on it */
 };
@@ -83,6 +87,7 @@ struct sim_workload {
 	int nr_groups;
 	ft_u64 duration_ns;	/* 0 = until every task has finished */
 	int nr_tasks;		/* instances started at time 0 */
+	long pipe_capacity;	/* messages a pipe holds (global.pipe_capacity) */
 	char ignored[1024];	/* keys read and not modelled, once each */
 	char left_out[1024];	/* tasks of classes we do not model */
 };
@@ -151,6 +156,7 @@ struct sim_run {
 	int **waitq;		/* per resource: task indices, FIFO */
 	int *waitq_n;
 	int *owner;		/* mutex: task index, -1 free */
+	long *fill;		/* pipe: messages in it */
 	int *curr;		/* per CPU: task id running (trace context) */
 	int *group_id;		/* the driver's id of each taskgroup */
 	struct sim_task *forking;	/* being forked: wakeup_new is its */

@@ -11,6 +11,7 @@
 set -u
 sim=$1
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 pass=0 fail=0
@@ -117,6 +118,31 @@ run idle 1 && expect "SCHED_IDLE: the hog gets weight 3's share, 26 ms of 9 s" \
 	"20000000 <= t['hog-0']['runtime_ns'] <= 35000000 and \
 	 t['p-0']['runtime_ns'] == 1000000000 and t['p-0']['wakeups'] == 999"
 
+# fairsim's pipe (hackbench's shape), two messages deep: W (CPU 0) writes
+# at 0 and 0.1 ms and blocks on the full pipe at 0.2; R (CPU 1) starts at
+# 1 ms and reads every 0.3 ms (1.0, 1.3, ..., 2.2), each read waking W,
+# which writes its 3rd, 4th, 5th message at 1.0, 1.3, 1.6 and blocks in
+# between; R never finds the pipe empty. Expect the run to end at 2.5 ms,
+# W with 0.5 ms of run time and 3 wake-ups, R with 1.5 ms and 1 (its start).
+run pipe 2 && expect "bounded pipe: writers block when full, each read wakes one, exact times" \
+	"$out/pipe.json" \
+	"r['duration_ns'] == 2500000 and t['w-0']['runtime_ns'] == 500000 and \
+	 t['w-0']['wakeups'] == 3 and t['r-0']['runtime_ns'] == 1500000 and t['r-0']['wakeups'] == 1"
+
+# hackbench's shape (sim/shapes/hackbench.py): 2 groups of 4 senders and
+# 4 receivers, 10 loops, 2 us per write and per read, on 2 CPUs, until
+# done. Each sender writes 10 messages to each of 4 receivers and each
+# receiver reads 4 x 10: expect 80 us of run time for every one of the
+# 16 tasks, every pipe drained, and the run ending once they are.
+if python3 "$top/sim/shapes/hackbench.py" -g 2 -f 4 -l 10 -T -p >"$out/hackbench.json" 2>"$out/hb.err" &&
+	"$sim" --quiet --seed 0 --cpus 2 --json "$out/hb.result.json" "$out/hackbench.json" 2>>"$out/hb.err"; then
+	expect "hackbench shape: 16 tasks, 80 us each, all messages delivered" "$out/hb.result.json" \
+		"len(r['tasks']) == 16 and all(x['runtime_ns'] == 80000 for x in r['tasks']) and \
+		 0 < r['duration_ns'] < 10000000"
+else
+	bad "hackbench shape: $(head -c 300 "$out/hb.err")"
+fi
+
 # Taskgroups nest by path: r in the root beside group /g (1024 shares
 # each) gets half the CPU; in /g, a beside /g/h a quarter; b and c share
 # /g/h's quarter. Expect 50 / 25 / 12.5 / 12.5 % within half a point
@@ -187,7 +213,6 @@ then ok "trace: ftrace text lines, in time order, all four event kinds"; else ba
 # the tree's default as patched, two seeds, 2 s on one CPU. B gets a third
 # of the CPU one way and half the other. Expect B's run time row to show
 # a change between +40% and +60%, and four result files.
-top=$(cd "$here/../.." && pwd)
 if "$top/sim/ab.sh" "$top/fixtures/workloads/sleeper.json" "$out/ab" 2 1 "$sim" '!DELAY_DEQUEUE' \
 	"$sim" '' --cpus 1 --duration 2 >"$out/ab.txt" 2>&1 &&
 	[ "$(ls "$out/ab" | wc -l)" -eq 4 ] &&
