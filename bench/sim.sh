@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 
 printf '%-34s %8s %10s %9s %10s %9s\n' "workload (8 CPUs, 130 s)" "checker" "wall s" "ratio" "off: wall" "ratio"
 tot_on=0 tot_off=0 tot_sim=0 rss=0
-for w in cyclictest cyclictest-rtapp; do
+for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
 	for mode in on off; do
 		flag=; [ $mode = off ] && flag=--no-check
 		/usr/bin/time -f '%e %M' -o "$work/t" "$sim" --cpus 8 --quiet $flag \
