@@ -194,6 +194,7 @@ int ft_task_wake_at(int id, ft_u64 when);	/* timer for a sleeping task */
 ft_u64 ft_task_exec_ns(int id);		/* sum_exec_runtime as of now */
 bool ft_task_on_cpu(int id);		/* is it some CPU's curr now? */
 void ft_set_invariant_checking(bool on);	/* on after every ft_boot() */
+void ft_init_granularity(void);	/* sched_init_smp()'s base slice for this many CPUs */
 
 /* What the tracepoints of core.c would report, for traces and metrics. */
 enum ft_obs_kind {

@@ -475,6 +475,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 		return -1;
 	}
 	ft_set_invariant_checking(!o->no_check);
+	ft_init_granularity();	/* the base slice a machine of this size boots with */
 	if (set_features(run, o->features) || make_groups(run))
 		return -1;
 	ft_set_behaviour(behave, run);

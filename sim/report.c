@@ -119,9 +119,9 @@ void sim_report_text(FILE *f, struct sim_run *run)
 {
 	const struct sim_opts *o = run->o;
 
-	fprintf(f, "fairsim: %s on %d CPUs, %llu.%03llu s simulated, seed %llu%s%s%s\n",
-		run->w->path, o->cpus, run->end_ns / 1000000000ULL,
-		run->end_ns % 1000000000ULL / 1000000, o->seed,
+	fprintf(f, "fairsim: %s on %d CPUs (base slice %llu us), %llu.%03llu s simulated, "
+		"seed %llu%s%s%s\n", run->w->path, o->cpus, ft_base_slice() / 1000,
+		run->end_ns / 1000000000ULL, run->end_ns % 1000000000ULL / 1000000, o->seed,
 		o->features ? ", features " : "", o->features ? o->features : "",
 		o->no_check ? ", invariant checker off" : "");
 	if (run->w->ignored[0])
@@ -180,6 +180,7 @@ int sim_report_json(const char *path, struct sim_run *run)
 	json_object_object_add(root, "cpus", num(o->cpus));
 	json_object_object_add(root, "seed", num(o->seed));
 	json_object_object_add(root, "duration_ns", num(run->end_ns));
+	json_object_object_add(root, "base_slice_ns", num(ft_base_slice()));
 	json_object_object_add(root, "features", json_object_new_string(o->features ? o->features : ""));
 	json_object_object_add(root, "invariant_checker", json_object_new_boolean(!o->no_check));
 	json_object_object_add(root, "ignored", list(run->w->ignored));

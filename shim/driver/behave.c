@@ -154,6 +154,16 @@ void ft_observe_migrate(struct task_struct *p, int dest_cpu)
 		observer(&o, observer_ctx);
 }
 
+/*
+ * sched_init_smp() scales the base slice to the CPUs online (the tree's
+ * rule: 1 + log2 of up to 8 CPUs); ft_boot() leaves it unscaled, which
+ * suits the unit tests. A workload on N CPUs wants what N CPUs boot with.
+ */
+void ft_init_granularity(void)
+{
+	sched_init_granularity();
+}
+
 /* An affinity given as bits (the bridge's form), for sched_fork(). */
 void ft_cpus_from_bits(struct cpumask *mask, u64 bits)
 {
