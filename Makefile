@@ -22,6 +22,7 @@ FEATURES ?=
 RESULT	?=
 TRACE	?=
 CHECKER	?= 1
+PLOT	?=
 SEEDS	?= 5
 KSRC_B	?=
 FEATURES_B ?=
@@ -98,9 +99,12 @@ coverage:
 SIM_ARGS = --cpus $(CPUS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
+# PLOT=dir: also the result, the trace and their plots (gnuplot) in dir.
 sim:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
-	$(call with_tree,$$obj/fairsim $(SIM_ARGS) $(WORKLOAD))
+	$(if $(PLOT),@$(SF)/deps.sh gnuplot-nox && mkdir -p $(PLOT))
+	$(call with_tree,$$obj/fairsim $(SIM_ARGS) $(if $(PLOT),--json $(PLOT)/result.json --trace $(PLOT)/trace.txt) \
+	 $(WORKLOAD) $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) --result $(PLOT)/result.json --trace $(PLOT)/trace.txt))
 
 # The same workload base vs patched: another tree (KSRC_B) and/or other
 # features (FEATURES_B), over SEEDS seeds; results under the build dir.
@@ -108,12 +112,16 @@ sim_obj = $(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)"
 sim-ab:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim-ab needs WORKLOAD=<rt-app .json>" >&2; exit 2; }
 	@[ -n "$(KSRC_B)$(FEATURES_B)" ] || { echo "fairtest: make sim-ab needs KSRC_B=<patched tree> and/or FEATURES_B=<features>" >&2; exit 2; }
+	$(if $(PLOT),@$(SF)/deps.sh gnuplot-nox)
 	$(if $(KSRC_B),+@$(MAKE) --no-print-directory build KSRC=$(KSRC_B))
 	$(call with_tree,bin_b=$$obj/fairsim; \
 	 $(if $(KSRC_B),ksrc=$$($(SF)/tree.sh $(KSRC_B)) && bin_b=$(sim_obj)/fairsim;) \
 	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
 	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' --cpus $(CPUS) \
-	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check))
+	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
+	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
+	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
+	   --result-b $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/patched-seed$(SEED).json))
 
 clean:
 	rm -rf $(O)
@@ -173,6 +181,8 @@ help:
 	@echo '  RESULT=f    also write the JSON result to f'
 	@echo '  TRACE=f     also write an ftrace text trace (opens in ui.perfetto.dev)'
 	@echo '  CHECKER=0   run without the invariant checker (faster)'
+	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
+	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
 	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'
 	@echo '  KSRC_B=t    make sim-ab: the patched tree (built like KSRC, in its own dir)'
 	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'

@@ -61,7 +61,7 @@ static int place(ft_u64 cpus, int nr_cpus, int k)
 	return n ? allowed[k % n] : 0;
 }
 
-static int start_instance(struct sim_run *run, int d, int cpu)
+static int start_instance(struct sim_run *run, int d, int cpu, int inst, ft_u64 delay)
 {
 	struct sim_def *def = &run->w->defs[d];
 	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
@@ -73,8 +73,8 @@ static int start_instance(struct sim_run *run, int d, int cpu)
 		return -1;
 	}
 	t = &run->tasks[run->nr_tasks];
-	*t = (struct sim_task){ .def = d, .cpu = cpu };
-	t->inst = def->forked > 0 ? def->forked - 1 : 0;	/* boot instances: set after */
+	/* named before the fork: its wakeup_new is traced under that name */
+	*t = (struct sim_task){ .def = d, .cpu = cpu, .inst = inst, .start_delay = delay };
 	t->timer_next = calloc(run->w->nr_res + 1, sizeof(*t->timer_next));
 	attr.nice = def->nice;
 	attr.slice_ns = def->slice_ns;
@@ -273,9 +273,8 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		struct ft_task_info info;
 
 		ft_task_info(t->id, &info);
-		run->w->defs[e->res].forked++;
-		if (!start_instance(run, e->res, info.cpu))
-			run->tasks[run->nr_tasks - 1].start_delay = run->w->defs[e->res].delay_ns;
+		start_instance(run, e->res, info.cpu, run->w->defs[e->res].forked++,
+			       run->w->defs[e->res].delay_ns);
 		return NEXT;
 	}
 	}
@@ -481,13 +480,11 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	ft_set_behaviour(behave, run);
 	ft_set_observer(sim_observe, run);
 	for (int d = 0; d < w->nr_defs; d++) {
-		for (int i = 0; i < w->defs[d].instance; i++, k++) {
-			if (start_instance(run, d, place(w->defs[d].cpus, o->cpus, k)))
+		for (int i = 0; i < w->defs[d].instance; i++, k++)
+			if (start_instance(run, d, place(w->defs[d].cpus, o->cpus, k), i,
+					   w->defs[d].delay_ns +
+					   (o->seed ? mix(o->seed * 1000003ULL + k) % 1000000ULL : 0)))
 				return -1;
-			run->tasks[run->nr_tasks - 1].inst = i;
-			run->tasks[run->nr_tasks - 1].start_delay = w->defs[d].delay_ns +
-				(o->seed ? mix(o->seed * 1000003ULL + k) % 1000000ULL : 0);
-		}
 		w->defs[d].forked = w->defs[d].instance > 0 ? w->defs[d].instance : 0;
 	}
 	if (run->end_ns) {

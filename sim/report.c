@@ -157,6 +157,23 @@ static json_object *dist(struct sim_samples *s)
 	return o;
 }
 
+/* The distribution for plots: [percentile, ns] at every 1%, then the tail. */
+static json_object *cdf(struct sim_samples *s)
+{
+	static const double tail[] = { 99.5, 99.9, 99.99, 100 };
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; s->n && i < 100 + 4; i++) {
+		double p = i < 100 ? i : tail[i - 100];
+		json_object *pt = json_object_new_array();
+
+		json_object_array_add(pt, fixed(p));
+		json_object_array_add(pt, num(p ? sim_pct(s, p) : s->v[0]));
+		json_object_array_add(a, pt);
+	}
+	return a;
+}
+
 static json_object *list(const char *csv)
 {
 	json_object *a = json_object_new_array();
@@ -228,6 +245,7 @@ int sim_report_json(const char *path, struct sim_run *run)
 		json_object_object_add(j, "runtime_ns", num(rt));
 		merged(run, d, true, &s);
 		json_object_object_add(j, "wakeup_latency_ns", dist(&s));
+		json_object_object_add(j, "wakeup_latency_cdf_ns", cdf(&s));
 		sim_samples_free(&s);
 		merged(run, d, false, &s);
 		json_object_object_add(j, "runnable_wait_ns", dist(&s));

@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-pass=0 fail=0
+pass=0 fail=0 skip=0
 
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
 bad() { fail=$((fail + 1)); echo "not ok - $*"; }
@@ -231,6 +231,30 @@ else
 	bad "--compare of a file that is no result: $(cat "$out/cmp.err")"
 fi
 
+# Plots (sim/plot.py, gnuplot): the latency distribution of two results
+# and the timeline of a trace. Expect two SVG files that parse as XML,
+# with one curve per task definition and side, and a timeline row of data
+# per switched-in stretch. Skipped, saying so, where gnuplot is missing.
+if ! command -v gnuplot >/dev/null; then
+	skip=$((skip + 1))
+	echo "ok - plots # SKIP gnuplot is not installed (make sim PLOT=... installs gnuplot-nox)"
+elif python3 "$top/sim/plot.py" "$out/plots" --result "$out/d1.json" --result-b "$out/ab/base-seed1.json" \
+	--trace "$out/d1.trace" --window-ms 20 >"$out/plot.log" 2>&1 &&
+	python3 - "$out/plots" <<'EOF'
+import os, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+for name in ('latency.svg', 'timeline.svg'):
+	ET.parse(os.path.join(d, name))
+curves = open(os.path.join(d, 'latency.dat')).read().count('# ')
+rows = sum(1 for l in open(os.path.join(d, 'timeline.dat')) if not l.startswith('#'))
+sys.exit(0 if curves >= 2 and rows > 10 else 'curves %d, timeline rows %d' % (curves, rows))
+EOF
+then
+	ok "plots: latency distribution and timeline are SVG that parses, with data"
+else
+	bad "plots: $(tail -n 3 "$out/plot.log")"
+fi
+
 # Each file in bad/ names its expected message in its first line. Expect
 # a non-zero exit, exactly one line on stderr matching it, and no output
 # file, not even a partial one.
@@ -264,5 +288,5 @@ for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300"
 	fi
 done
 
-echo "sim: $pass passed, $fail failed"
+echo "sim: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
