@@ -4,8 +4,9 @@
 # The workload simulator's checks (fairsim, sim/): small workloads whose
 # figures are worked out on paper below, every event kind in one run,
 # byte-identical output for the same seed, the trace and JSON files
-# parse, and each bad input in bad/ fails with its one line and leaves
-# no file behind. Prints "sim: N passed, N failed" last.
+# parse, the A/B path and the plots work, and each bad input in bad/
+# fails with its one line and leaves no file behind. Prints
+# "sim: N passed, N failed, N skipped" last.
 #
 # usage: tests/sim/run.sh FAIRSIM
 set -u
