@@ -501,6 +501,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 			run->tasks[i].exec_ns = ft_task_exec_ns(run->tasks[i].id);
 		sim_samples_sort(&run->tasks[i].wake_lat);
 		sim_samples_sort(&run->tasks[i].wait);
+		sim_samples_sort(&run->tasks[i].resp);
 	}
 	if (ft_fault_count()) {
 		const struct ft_fault *f = ft_fault_get(0);
@@ -520,6 +521,7 @@ void sim_run_free(struct sim_run *run)
 		free(run->tasks[i].timer_next);
 		sim_samples_free(&run->tasks[i].wake_lat);
 		sim_samples_free(&run->tasks[i].wait);
+		sim_samples_free(&run->tasks[i].resp);
 	}
 	for (int i = 0; run->waitq && i < 2 * (run->w->nr_res + 1); i++)
 		free(run->waitq[i]);

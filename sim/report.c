@@ -19,12 +19,19 @@ static void name_of(struct sim_run *run, struct sim_task *t, char *out, size_t n
 	snprintf(out, n, "%s-%d:%d", run->w->defs[t->def].name, t->inst, t->id);
 }
 
+enum which { WAKE, WAIT, RESP };
+
+static struct sim_samples *samples(struct sim_task *t, enum which w)
+{
+	return w == WAKE ? &t->wake_lat : w == WAIT ? &t->wait : &t->resp;
+}
+
 /* All instances of definition @d together. */
-static void merged(struct sim_run *run, int d, bool wake, struct sim_samples *out)
+static void merged(struct sim_run *run, int d, enum which w, struct sim_samples *out)
 {
 	*out = (struct sim_samples){};
 	for (int i = 0; i < run->nr_tasks; i++) {
-		struct sim_samples *s = wake ? &run->tasks[i].wake_lat : &run->tasks[i].wait;
+		struct sim_samples *s = samples(&run->tasks[i], w);
 
 		if (run->tasks[i].def != d)
 			continue;
@@ -84,34 +91,44 @@ static void summary(FILE *f, struct sim_run *run)
 	}
 }
 
-/* cyclictest's rows and schbench's block, for one task definition */
-static void latency_tables(FILE *f, struct sim_run *run, int d)
+/* schbench's block: percentiles, and how many samples fell in each step */
+static void schbench_block(FILE *f, struct sim_run *run, const char *what, struct sim_samples *s)
 {
-	struct sim_samples s;
 	size_t below = 0;
 
-	merged(run, d, true, &s);
-	if (!s.n) {
-		sim_samples_free(&s);
-		return;
-	}
-	fprintf(f, "\n# scheduling latency (us) for %s (wake-up to first run, %zu samples)\n"
-		"%-16s %10s\n%-16s %10llu\n%-16s %10llu\n%-16s %10llu\n", run->w->defs[d].name,
-		s.n, "", "fairsim", "99th", sim_pct(&s, 99) / 1000, "99.9th",
-		sim_pct(&s, 99.9) / 1000, "Maximum", s.max / 1000);
-	fprintf(f, "\nWakeup Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",
-		run->end_ns / 1000000000ULL, s.n);
+	fprintf(f, "\n%s Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",
+		what, run->end_ns / 1000000000ULL, s->n);
 	for (int p = 0; p < 4; p++) {
-		ft_u64 v = sim_pct(&s, pcts[p]);
+		ft_u64 v = sim_pct(s, pcts[p]);
 		size_t upto = below;
 
-		while (upto < s.n && s.v[upto] <= v)
+		while (upto < s->n && s->v[upto] <= v)
 			upto++;
 		fprintf(f, "\t%s%4.1fth: %-10llu (%zu samples)\n", pcts[p] == 99 ? "* " : "  ",
 			pcts[p], v / 1000, upto - below);
 		below = upto;
 	}
-	fprintf(f, "\t  min=%llu, max=%llu\n", s.v[0] / 1000, s.max / 1000);
+	fprintf(f, "\t  min=%llu, max=%llu\n", s->v[0] / 1000, s->max / 1000);
+}
+
+/* cyclictest's rows and schbench's blocks, for one task definition */
+static void latency_tables(FILE *f, struct sim_run *run, int d)
+{
+	struct sim_samples s;
+
+	merged(run, d, WAKE, &s);
+	if (s.n) {
+		fprintf(f, "\n# scheduling latency (us) for %s (wake-up to first run, %zu samples)\n"
+			"%-16s %10s\n%-16s %10llu\n%-16s %10llu\n%-16s %10llu\n",
+			run->w->defs[d].name, s.n, "", "fairsim", "99th", sim_pct(&s, 99) / 1000,
+			"99.9th", sim_pct(&s, 99.9) / 1000, "Maximum", s.max / 1000);
+		schbench_block(f, run, "Wakeup", &s);
+	}
+	sim_samples_free(&s);
+	/* a request: from the wake-up to the sleep that ends it */
+	merged(run, d, RESP, &s);
+	if (s.n)
+		schbench_block(f, run, "Request", &s);
 	sim_samples_free(&s);
 }
 
@@ -224,6 +241,7 @@ int sim_report_json(const char *path, struct sim_run *run)
 		json_object_object_add(j, "max_delay_start_ns", num(t->max_delay_at));
 		json_object_object_add(j, "wakeup_latency_ns", dist(&t->wake_lat));
 		json_object_object_add(j, "runnable_wait_ns", dist(&t->wait));
+		json_object_object_add(j, "response_ns", dist(&t->resp));
 		json_object_array_add(tasks, j);
 	}
 	for (int d = 0; d < run->w->nr_defs; d++) {
@@ -243,12 +261,15 @@ int sim_report_json(const char *path, struct sim_run *run)
 		}
 		json_object_object_add(j, "instances", num(n));
 		json_object_object_add(j, "runtime_ns", num(rt));
-		merged(run, d, true, &s);
+		merged(run, d, WAKE, &s);
 		json_object_object_add(j, "wakeup_latency_ns", dist(&s));
 		json_object_object_add(j, "wakeup_latency_cdf_ns", cdf(&s));
 		sim_samples_free(&s);
-		merged(run, d, false, &s);
+		merged(run, d, WAIT, &s);
 		json_object_object_add(j, "runnable_wait_ns", dist(&s));
+		sim_samples_free(&s);
+		merged(run, d, RESP, &s);
+		json_object_object_add(j, "response_ns", dist(&s));
 		sim_samples_free(&s);
 		json_object_object_add(defs, run->w->defs[d].name, j);
 	}

@@ -128,6 +128,9 @@ struct sim_task {
 	ft_u64 wait_from;	/* runnable since */
 	bool waiting;
 	struct sim_samples wake_lat, wait;
+	struct sim_samples resp;	/* wake-up to the next sleep: a request's latency */
+	ft_u64 woke_at;		/* last wake-up, for its response time */
+	bool active;
 	ft_u64 exec_ns, wait_ns;
 	unsigned long switches, preemptions, migrations, wakeups;
 	ft_u64 max_delay, max_delay_at;

@@ -110,6 +110,9 @@ void sim_observe(const struct ft_obs *o, void *ctx)
 			prev->waiting = true;
 			prev->wait_from = o->now;
 			prev->preemptions += o->preempt;
+		} else if (prev && prev->active) {
+			sim_samples_add(&prev->resp, o->now - prev->woke_at);
+			prev->active = false;
 		}
 		if (t)
 			ran(t, o);
@@ -119,6 +122,8 @@ void sim_observe(const struct ft_obs *o, void *ctx)
 		if (t) {
 			t->wakeups++;
 			t->wake_at = o->now;
+			t->woke_at = o->now;
+			t->active = true;
 			t->woken = true;
 			t->waiting = true;
 			t->wait_from = o->now;

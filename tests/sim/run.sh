@@ -86,17 +86,22 @@ run cond 2 && expect "condition wait/signal: B runs 0.5 ms per signal" \
 	 t['a-0']['runtime_ns'] == 100000000 and t['b-0']['wakeup_latency_ns']['max'] == 0"
 
 # One CPU, wake-up preemption off: A runs 0.5 ms, resumes B, runs 0.3 ms
-# more, then its 10 ms timer. B cannot preempt at the wake-up, and no tick
+# more, then its 10 ms timer. B's request (wake-up to its next suspend)
+# is its 300 us wait plus its 200 us run; A's, from its timer to the
+# next, its 0.8 ms. B cannot preempt at the wake-up, and no tick
 # falls inside A's last 0.3 ms (they are at whole milliseconds at any HZ,
 # A's windows at 10k+1.3 .. 10k+1.6 ms), so B waits exactly 300 us each
 # time. The first resume (at 0.5 ms) is lost: B has not run to its
-# suspend yet. Expect 99 samples, all 300 us, and B's 19.8 ms of run time.
+# suspend yet. Expect 99 samples, all 300 us, B's 19.8 ms of run time,
+# B's requests all 500 us and A's 800 us.
 run wakeup_wait 1 --features '!WAKEUP_PREEMPTION' &&
 	expect "wake-up without preemption: B waits A's remaining 300 us, exactly" \
 	"$out/wakeup_wait.json" \
 	"t['b-0']['wakeup_latency_ns']['samples'] == 99 and \
 	 t['b-0']['wakeup_latency_ns']['p50'] == 300000 and \
-	 t['b-0']['wakeup_latency_ns']['max'] == 300000 and t['b-0']['runtime_ns'] == 19800000"
+	 t['b-0']['wakeup_latency_ns']['max'] == 300000 and t['b-0']['runtime_ns'] == 19800000 and \
+	 t['b-0']['response_ns']['p50'] == t['b-0']['response_ns']['max'] == 500000 and \
+	 t['a-0']['response_ns']['max'] == 800000"
 
 # The same with the tree's default features: whenever EEVDF picks B at its
 # wake-up, B preempts A at once (latency 0, A preempted), otherwise it
@@ -142,6 +147,22 @@ if python3 "$top/sim/shapes/hackbench.py" -g 2 -f 4 -l 10 -T -p >"$out/hackbench
 		 0 < r['duration_ns'] < 10000000"
 else
 	bad "hackbench shape: $(head -c 300 "$out/hb.err")"
+fi
+
+# schbench's shape (sim/shapes/schbench.py): one message thread waking two
+# workers every 2 ms, each thinking 500 us, every task on its own CPU.
+# The broadcasts at 2, 4, ..., 998 ms wake both workers on idle CPUs (the
+# one due at the run's last instant never runs). Expect 499 wake-ups per
+# worker, all at once, and 499 requests of exactly 500 us each.
+if python3 "$top/sim/shapes/schbench.py" -m 1 -t 2 -r 1 -s 2000 -c 500 >"$out/schbench.json" 2>"$out/sb.err" &&
+	"$sim" --quiet --seed 0 --cpus 3 --json "$out/sb.result.json" "$out/schbench.json" 2>>"$out/sb.err"; then
+	expect "schbench shape: requests of exactly the think time when nothing competes" \
+		"$out/sb.result.json" \
+		"all(t[w]['wakeups'] == 499 and t[w]['wakeup_latency_ns']['max'] == 0 and \
+		     t[w]['response_ns']['samples'] == 499 and t[w]['response_ns']['p50'] == 500000 and \
+		     t[w]['response_ns']['max'] == 500000 for w in ('worker-0-0', 'worker-0-1'))"
+else
+	bad "schbench shape: $(head -c 300 "$out/sb.err")"
 fi
 
 # Taskgroups nest by path: r in the root beside group /g (1024 shares
