@@ -15,6 +15,18 @@ FAULTS	?=
 P	?= 0.05
 SERIES	?=
 COVERAGE ?= 1
+# make sim (the workload simulator, sim/)
+WORKLOAD ?=
+CPUS	?= 8
+DURATION ?=
+FEATURES ?=
+RESULT	?=
+TRACE	?=
+CHECKER	?= 1
+PLOT	?=
+SEEDS	?= 5
+KSRC_B	?=
+FEATURES_B ?=
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # The build uses every core unless make was given its own -j.
@@ -34,7 +46,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab
 all: build
 
 build:
@@ -84,6 +96,34 @@ gate:
 coverage:
 	$(call with_tree,$(TOP)/coverage/suite.sh $$ksrc $$obj $(PROFILE_FILE) $(RUN_ARGS))
 
+# One rt-app workload on the fake machine (sim/): reports on stdout.
+SIM_ARGS = --cpus $(CPUS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
+	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
+	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
+# PLOT=dir: also the result, the trace and their plots (gnuplot) in dir.
+sim:
+	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
+	$(if $(PLOT),@$(SF)/deps.sh gnuplot-nox && mkdir -p $(PLOT))
+	$(call with_tree,$$obj/fairsim $(SIM_ARGS) $(if $(PLOT),--json $(PLOT)/result.json --trace $(PLOT)/trace.txt) \
+	 $(WORKLOAD) $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) --result $(PLOT)/result.json --trace $(PLOT)/trace.txt))
+
+# The same workload base vs patched: another tree (KSRC_B) and/or other
+# features (FEATURES_B), over SEEDS seeds; results under the build dir.
+sim_obj = $(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)" | md5sum | cut -c1-8)
+sim-ab:
+	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim-ab needs WORKLOAD=<rt-app .json>" >&2; exit 2; }
+	@[ -n "$(KSRC_B)$(FEATURES_B)" ] || { echo "fairtest: make sim-ab needs KSRC_B=<patched tree> and/or FEATURES_B=<features>" >&2; exit 2; }
+	$(if $(PLOT),@$(SF)/deps.sh gnuplot-nox)
+	$(if $(KSRC_B),+@$(MAKE) --no-print-directory build KSRC=$(KSRC_B))
+	$(call with_tree,bin_b=$$obj/fairsim; \
+	 $(if $(KSRC_B),ksrc=$$($(SF)/tree.sh $(KSRC_B)) && bin_b=$(sim_obj)/fairsim;) \
+	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
+	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' --cpus $(CPUS) \
+	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
+	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
+	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
+	   --result-b $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/patched-seed$(SEED).json))
+
 clean:
 	rm -rf $(O)
 
@@ -105,6 +145,10 @@ help:
 	@echo '  gate      SERIES=... : apply, build, test and cover each patch of a series in turn'
 	@echo '            (table on stdout, KTAP and per-step coverage/HTML under the build dir)'
 	@echo '  coverage  the suites on one tree built with --coverage: fair.c summary, HTML'
+	@echo '  sim       WORKLOAD=f.json : run an rt-app workload on the fake machine; perf sched'
+	@echo '            latency, cyclictest and schbench shaped tables (fixtures/workloads/)'
+	@echo '  sim-ab    WORKLOAD=f.json KSRC_B=tree and/or FEATURES_B=...: base vs patched over'
+	@echo '            SEEDS seeds, latency rows with change % and +/- spread'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -132,3 +176,17 @@ help:
 	@echo '  P=p         make fault: probability of the random runs, in [0,1] ($(P))'
 	@echo '              SEED also pins libfiu'"'"'s generator (FIU_PRNG_SEED): same SEED, same faults'
 	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'
+	@echo '  make sim knobs:'
+	@echo '  WORKLOAD=f  the rt-app JSON file to run'
+	@echo '  CPUS=n      fake CPUs, 1..64 ($(CPUS))'
+	@echo '  SEED=n      jitters each task'"'"'s start by up to 1 ms; 0 = no jitter ($(SEED))'
+	@echo '  DURATION=s  simulated seconds, overrides the file'"'"'s global.duration'
+	@echo '  FEATURES=l  sched features to set first, e.g. FEATURES='"'"'!RUN_TO_PARITY,PREEMPT_SHORT'"'"
+	@echo '  RESULT=f    also write the JSON result to f'
+	@echo '  TRACE=f     also write an ftrace text trace (opens in ui.perfetto.dev)'
+	@echo '  CHECKER=0   run without the invariant checker (faster)'
+	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
+	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
+	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'
+	@echo '  KSRC_B=t    make sim-ab: the patched tree (built like KSRC, in its own dir)'
+	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'

@@ -44,8 +44,13 @@ USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/tests/runner.c $(T
 USER_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(USER_SRCS)) $(B)/u/gen/seam_stubs.o
 
 BIN	:= $(B)/fairtest
+# The workload simulator (sim/, user side) on the same kernel-side objects.
+SIM_SRCS := $(wildcard $(TOP)/sim/*.c)
+SIM_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(SIM_SRCS)) $(B)/u/shim/host.o \
+	    $(B)/u/shim/fiu_host.o $(B)/u/gen/seam_stubs.o
+FAIRSIM	:= $(B)/fairsim
 
-all: $(BIN)
+all: $(BIN) $(FAIRSIM)
 
 $(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE)
 	@$(TOP)/sched_fair/prepare.sh $(KSRC) $(OBJ) $(PROFILE)
@@ -117,6 +122,10 @@ $(B)/u/gen/seam_stubs.o: $(B)/gen/seam_stubs.c
 $(BIN): $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS) $(TOP)/shim/percpu.lds
 	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"
 	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+
+$(FAIRSIM): $(REAL_OBJS) $(SHIM_OBJS) $(SIM_OBJS) $(TOP)/shim/percpu.lds
+	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"
+	@$(CC) $(LDFLAGS) $(filter %.o,$^) -ljson-c -lfiu -lm -o $@.tmp && mv $@.tmp $@
 
 .PHONY: all FORCE
 FORCE:

@@ -4,7 +4,7 @@
 # Install the Debian packages fairtest needs, only those that are missing,
 # with sudo when not root. Extra package names may be given as arguments.
 set -eu
-need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev valgrind python3 $*"
+need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 $*"
 # One dpkg-query for all: this runs before every make check.
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' $need 2>/dev/null |
 	    awk '/ install ok installed$/ { print $1 }')

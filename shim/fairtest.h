@@ -40,6 +40,8 @@ struct ft_task_attr {
 	/* Behaviour in the event loop: 0/0 = always runnable. */
 	ft_u64 run_ns;		/* run this long, then sleep */
 	ft_u64 sleep_ns;	/* sleep this long, then wake */
+	ft_u64 cpus;		/* affinity, bit n = CPU n; 0 = every CPU */
+	bool sched_idle;	/* policy SCHED_IDLE instead of SCHED_NORMAL */
 };
 #define FT_TASK_ATTR_DEFAULT { .cpu = -1 }
 
@@ -178,6 +180,44 @@ const char *ft_tree_lacks(const char *feature);
 int ft_task_vprot(int id, ft_s64 *vprot);
 /* Wake sleeping tasks back to back, then reschedule (a ttwu wake list). */
 int ft_task_wake_batch(const int *ids, int n);
+
+/*
+ * ---- workloads (sim/, shim/driver/behave.c) ----
+ * A "driven" task asks the user side what to do each time its run budget
+ * is used up (and when it first runs after being woken): the user side
+ * answers by calling ft_task_run_budget() to keep running, or
+ * ft_task_sleep() (optionally with ft_task_wake_at()), ft_task_yield(),
+ * ft_task_exit(), and may wake others. The scheduling stays the driver's.
+ */
+typedef void (*ft_behaviour_fn)(int id, void *ctx);
+void ft_set_behaviour(ft_behaviour_fn fn, void *ctx);
+int ft_task_set_driven(int id);		/* after fork, before ft_run_for */
+/* Keep running until @exec_ns more CPU time, or virtual time @stop_at
+ * (0 = no time limit), whichever comes first. */
+int ft_task_run_budget(int id, ft_u64 exec_ns, ft_u64 stop_at);
+int ft_task_wake_at(int id, ft_u64 when);	/* timer for a sleeping task */
+ft_u64 ft_task_exec_ns(int id);		/* sum_exec_runtime as of now */
+bool ft_task_on_cpu(int id);		/* is it some CPU's curr now? */
+void ft_set_invariant_checking(bool on);	/* on after every ft_boot() */
+void ft_init_granularity(void);	/* sched_init_smp()'s base slice for this many CPUs */
+
+/* What the tracepoints of core.c would report, for traces and metrics. */
+enum ft_obs_kind {
+	FT_OBS_SWITCH, FT_OBS_WAKING, FT_OBS_WAKEUP, FT_OBS_WAKEUP_NEW,
+	FT_OBS_MIGRATE
+};
+struct ft_obs {
+	enum ft_obs_kind kind;
+	ft_u64 now;
+	int cpu;		/* where it happens (switch, wake-up: the rq) */
+	int pid, prio;		/* task woken, migrated, or switched to (0 = idle) */
+	int prev_pid, prev_prio;	/* switch: the task switched away from */
+	char prev_state;	/* switch: 'R' preempted or yielded, 'S' slept, 'X' exited */
+	bool preempt;		/* switch: an involuntary one */
+	int orig_cpu, dest_cpu;	/* migrate */
+};
+typedef void (*ft_observer_fn)(const struct ft_obs *obs, void *ctx);
+void ft_set_observer(ft_observer_fn fn, void *ctx);
 
 /* ---- user-side services the kernel side calls (shim/host.c) ---- */
 void *ft_host_zalloc(unsigned long size);

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
+# the workload simulator's checks (tests/sim),
 # valgrind, ASan+UBSan and the fault matrix, the runner's self-test and
 # `make mutate`. Ends with one tally line over all of them.
 #
@@ -19,6 +20,16 @@ suites=$(sed -n 's/^fairtest: //p' "$obj/check.ktap" | tail -n 1)
 "$top/tests/cli/run.sh" "$obj/fairtest" "$ksrc" >"$obj/cli.log" || failed=1
 cat "$obj/cli.log"
 cli=$(sed -n 's/^cli: //p' "$obj/cli.log")
+
+# The workload simulator: hand-checked cases, determinism, bad input;
+# again built with ASan+UBSan, where a leak or a report is a second
+# stderr line and fails the check that saw it.
+"$top/tests/sim/run.sh" "$obj/fairsim" >"$obj/sim.log" 2>&1 || failed=1
+cat "$obj/sim.log"
+sim=$(sed -n 's/^sim: //p' "$obj/sim.log")
+"$top/tests/sim/run.sh" "$obj/asan/fairsim" >"$obj/sim-asan.log" 2>&1 || failed=1
+sed 's/^\(not \)*ok - /&asan: /' "$obj/sim-asan.log"
+sim="$sim, $(sed -n 's/^sim: //p' "$obj/sim-asan.log")"
 
 # The same suites under memcheck and built with ASan+UBSan (the variants
 # make test built in OBJ/valgrind, OBJ/asan), and the fault matrix; each is
@@ -82,6 +93,6 @@ fi
 cat "$obj/gate.log"
 gate=$(sed -n 's/^gate: \([0-9]* passed\)/\1/p' "$obj/gate.log" | tail -n 1)
 
-sum() { echo "$suites, $cli, $memfault, $selftest, $mutate, $gate" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $gate" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed

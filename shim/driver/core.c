@@ -164,6 +164,7 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 			p->sched_class->migrate_task_rq(p, new_cpu);
 		p->se.nr_migrations++;
 		ft_event(FT_EV_MIGRATE);
+		ft_observe_migrate(p, new_cpu);
 	}
 	__set_task_cpu(p, new_cpu);
 }
@@ -210,6 +211,11 @@ void ft_set_load_weight(struct task_struct *p, bool update_load)
 		.weight = scale_load(sched_prio_to_weight[prio]),
 		.inv_weight = sched_prio_to_wmult[prio],
 	};
+
+	if (task_has_idle_policy(p)) {
+		lw.weight = scale_load(WEIGHT_IDLEPRIO);
+		lw.inv_weight = WMULT_IDLEPRIO;
+	}
 
 	if (update_load && p->sched_class->reweight_task)
 		p->sched_class->reweight_task(task_rq(p), p, &lw);
@@ -294,6 +300,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		if (next != rq->idle)
 			ft_m.tasks[next->pid].switches_in++;
 		ft_event(FT_EV_SWITCH);
+		ft_observe_switch(cpu, prev, next, preempt);
 	}
 	rq_unpin_lock(rq, &rf);
 	raw_spin_rq_unlock_irq(rq);

@@ -25,6 +25,8 @@ struct ft_task {
 	u64 wake_at;		/* 0 = not sleeping on a timer */
 	u64 resume_at;		/* after a spurious wake-up: the real wake_at */
 	unsigned long switches_in;
+	bool driven;		/* behaviour asked of the user side (behave.c) */
+	u64 stop_at;		/* driven: budget also ends at this time (0 = none) */
 	struct lag_watch {	/* for the lag-clamp-at-dequeue check */
 		bool was_on_rq;
 		u64 max_slice;	/* largest slice its queue held meanwhile */
@@ -54,6 +56,7 @@ struct ft_machine {
 	struct ft_op op;
 	struct lag_watch gse_lag[FT_MAX_GROUPS][FT_MAX_CPUS];
 	u64 invariant_checks;
+	bool checks_off;		/* ft_set_invariant_checking(false) */
 	unsigned long invariants_broken;	/* one bit per rule, reported once */
 	bool booted;
 };
@@ -136,6 +139,14 @@ void ft_resched_pending(void);
 void ft_set_load_weight(struct task_struct *p, bool update_load);
 int ft_select_task_rq(struct task_struct *p, int cpu, int *wake_flags);
 void ft_task_dead(struct task_struct *p);
+
+/* behave.c: the workload engine's hooks (fairtest.h, "workloads") */
+void ft_behave(int id);
+void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *next,
+		       bool preempt);
+void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p);
+void ft_observe_migrate(struct task_struct *p, int dest_cpu);
+void ft_cpus_from_bits(struct cpumask *mask, u64 bits);
 
 /* clock.c */
 u64 ft_clock_now(void);

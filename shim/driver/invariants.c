@@ -400,7 +400,7 @@ void ft_check_invariants(struct rq *rq)
 	int cpu = cpu_of(rq), n = 0;
 	unsigned int queued = 0;
 
-	if (!ft_m.booted)
+	if (!ft_m.booted || ft_m.checks_off)
 		return;
 	ft_m.invariant_checks++;
 	for (int g = 0; g < ft_m.nr_group_ids; g++) {

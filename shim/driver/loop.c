@@ -90,10 +90,15 @@ static u64 budget_end(int cpu)
 	if (p == cpu_rq(cpu)->idle)
 		return U64_MAX;
 	t = &ft_m.tasks[p->pid];
-	if (!t->run_ns)
+	if (!t->run_ns && !t->driven)
 		return U64_MAX;
 	done = exec_now(p);
-	return done >= t->run_until_exec ? ft_m.now : ft_m.now + t->run_until_exec - done;
+	if (done >= t->run_until_exec || (t->stop_at && t->stop_at <= ft_m.now))
+		return ft_m.now;
+	if (t->run_until_exec - done >= U64_MAX - ft_m.now)
+		return t->stop_at ?: U64_MAX;
+	done = ft_m.now + t->run_until_exec - done;
+	return t->stop_at ? min(done, t->stop_at) : done;
 }
 
 static u64 next_event(u64 end)
@@ -119,6 +124,10 @@ static void run_events(void)
 		if (budget_end(cpu) > ft_m.now)
 			continue;
 		t = &ft_m.tasks[p->pid];
+		if (t->driven) {
+			ft_behave(p->pid);
+			continue;
+		}
 		ft_task_sleep(p->pid);
 		if (t->resume_at) {	/* back from a spurious wake-up */
 			t->wake_at = t->resume_at;

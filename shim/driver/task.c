@@ -57,6 +57,8 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	tg = ft_group_of(attr->group);
 	if (!tg || cpu >= ft_m.nr_cpus || attr->nice < MIN_NICE || attr->nice > MAX_NICE)
 		return -EINVAL;
+	if (attr->cpus && (ft_m.nr_cpus < 64 && attr->cpus >> ft_m.nr_cpus))
+		return -EINVAL;
 	for (id = 1; id < FT_MAX_TASKS && ft_m.tasks[id].p; id++)
 		;
 	if (id == FT_MAX_TASKS)
@@ -70,14 +72,16 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	p->pid = id;
 	p->__state = TASK_NEW;
 	p->sched_class = &fair_sched_class;
-	p->policy = SCHED_NORMAL;
+	p->policy = attr->sched_idle ? SCHED_IDLE : SCHED_NORMAL;
 	p->static_prio = NICE_TO_PRIO(attr->nice);
 	p->prio = p->normal_prio = p->static_prio;
 	p->sched_task_group = tg;
 	p->cgroups = cpu_rq(0)->idle->cgroups;
 	cpumask_copy(&p->cpus_mask, cpu_possible_mask);
+	if (attr->cpus)
+		ft_cpus_from_bits(&p->cpus_mask, attr->cpus);
 	p->cpus_ptr = &p->cpus_mask;
-	p->nr_cpus_allowed = ft_m.nr_cpus;
+	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
 	INIT_LIST_HEAD(&p->se.group_node);
 	set_slice(p, attr->slice_ns);
 	ft_set_load_weight(p, false);
@@ -101,6 +105,7 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
 	wakeup_preempt(rq, p, wake_flags);
+	ft_observe_wake(FT_OBS_WAKEUP_NEW, p);
 	unlock_task(rq, p, &rf);
 	return id;
 }
@@ -133,6 +138,7 @@ static int ttwu(int id)
 		return -EALREADY;
 	ft_m.tasks[id].wake_at = 0;
 	ft_event(FT_EV_WAKE);
+	ft_observe_wake(FT_OBS_WAKING, p);
 
 	/* Still queued: a delayed dequeue is undone (ttwu_runnable). */
 	if (task_on_rq_queued(p)) {
@@ -144,6 +150,7 @@ static int ttwu(int id)
 		if (!task_on_cpu(rq, p))
 			wakeup_preempt(rq, p, wake_flags);
 		WRITE_ONCE(p->__state, TASK_RUNNING);
+		ft_observe_wake(FT_OBS_WAKEUP, p);
 		unlock_task(rq, p, &rf);
 		return 0;
 	}
@@ -166,6 +173,7 @@ static int ttwu(int id)
 		      (wake_flags & WF_MIGRATED ? ENQUEUE_MIGRATED : 0));
 	wakeup_preempt(rq, p, wake_flags);
 	WRITE_ONCE(p->__state, TASK_RUNNING);
+	ft_observe_wake(FT_OBS_WAKEUP, p);
 	unlock_task(rq, p, &rf);
 	return 0;
 }

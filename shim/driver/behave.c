@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload engine's two narrow doors into the driver. A driven task's
+ * behaviour is decided on the user side (sim/): the event loop asks it what
+ * to do whenever the task's run budget is used up, which includes the
+ * moment it first runs after a wake-up, so the scheduling itself stays
+ * here, in the core.c protocol. And an observer hears what core.c's
+ * tracepoints would report (switch, waking, wakeup, wakeup_new, migrate),
+ * for traces and latency figures. Neither changes any decision fair.c or
+ * the driver makes: without them the loop behaves as before.
+ */
+#include "driver.h"
+
+static ft_behaviour_fn behaviour;
+static void *behaviour_ctx;
+static ft_observer_fn observer;
+static void *observer_ctx;
+
+void ft_set_behaviour(ft_behaviour_fn fn, void *ctx)
+{
+	behaviour = fn;
+	behaviour_ctx = ctx;
+}
+
+void ft_set_observer(ft_observer_fn fn, void *ctx)
+{
+	observer = fn;
+	observer_ctx = ctx;
+}
+
+void ft_set_invariant_checking(bool on)
+{
+	ft_m.checks_off = !on;
+}
+
+int ft_task_set_driven(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	if (!p || !behaviour)
+		return p ? -EINVAL : -ESRCH;
+	ft_m.tasks[id].driven = true;
+	ft_m.tasks[id].run_until_exec = p->se.sum_exec_runtime;
+	return 0;
+}
+
+/* Exec time as of now, including the running stretch not yet accounted. */
+ft_u64 ft_task_exec_ns(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+	u64 clock = ft_clock_peek();
+
+	if (!p)
+		return 0;
+	if (!task_current(task_rq(p), p) || clock <= p->se.exec_start)
+		return p->se.sum_exec_runtime;
+	return p->se.sum_exec_runtime + clock - p->se.exec_start;
+}
+
+int ft_task_run_budget(int id, ft_u64 exec_ns, ft_u64 stop_at)
+{
+	struct ft_task *t;
+
+	if (!ft_task_of(id))
+		return -ESRCH;
+	t = &ft_m.tasks[id];
+	if (!t->driven || (stop_at && stop_at <= ft_m.now))
+		return -EINVAL;
+	if (exec_ns > U64_MAX - ft_task_exec_ns(id))
+		return -ERANGE;
+	t->run_until_exec = ft_task_exec_ns(id) + exec_ns;
+	t->stop_at = stop_at;
+	return 0;
+}
+
+int ft_task_wake_at(int id, ft_u64 when)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	if (!p)
+		return -ESRCH;
+	if (READ_ONCE(p->__state) == TASK_RUNNING || when <= ft_m.now)
+		return -EINVAL;
+	ft_m.tasks[id].wake_at = when;
+	return 0;
+}
+
+/* The loop found @id's budget used up: a zero budget until told otherwise. */
+void ft_behave(int id)
+{
+	struct ft_task *t = &ft_m.tasks[id];
+
+	t->run_until_exec = U64_MAX;
+	t->stop_at = 0;
+	behaviour(id, behaviour_ctx);
+	/* no answer: it keeps running, without a limit; asleep: ask on waking */
+	if (ft_task_of(id) && READ_ONCE(t->p->__state) != TASK_RUNNING)
+		t->run_until_exec = 0;
+}
+
+bool ft_task_on_cpu(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	return p && task_current(task_rq(p), p);
+}
+
+static int obs_prio(struct task_struct *p)
+{
+	return p == cpu_rq(task_cpu(p))->idle ? 120 : p->prio;
+}
+
+static int obs_pid(struct task_struct *p)
+{
+	return p == cpu_rq(task_cpu(p))->idle ? 0 : p->pid;
+}
+
+void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *next,
+		       bool preempt)
+{
+	unsigned int state = READ_ONCE(prev->__state);
+	struct ft_obs o = {
+		.kind = FT_OBS_SWITCH, .now = ft_m.now, .cpu = cpu,
+		.pid = obs_pid(next), .prio = obs_prio(next),
+		.prev_pid = obs_pid(prev), .prev_prio = obs_prio(prev),
+		.prev_state = state == TASK_DEAD ? 'X' : state ? 'S' : 'R',
+		.preempt = preempt && !state && prev != cpu_rq(cpu)->idle,
+	};
+
+	if (observer)
+		observer(&o, observer_ctx);
+}
+
+void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p)
+{
+	struct ft_obs o = {
+		.kind = kind, .now = ft_m.now, .cpu = task_cpu(p),
+		.pid = p->pid, .prio = p->prio,
+	};
+
+	if (observer)
+		observer(&o, observer_ctx);
+}
+
+void ft_observe_migrate(struct task_struct *p, int dest_cpu)
+{
+	struct ft_obs o = {
+		.kind = FT_OBS_MIGRATE, .now = ft_m.now, .cpu = task_cpu(p),
+		.pid = p->pid, .prio = p->prio,
+		.orig_cpu = task_cpu(p), .dest_cpu = dest_cpu,
+	};
+
+	if (observer)
+		observer(&o, observer_ctx);
+}
+
+/*
+ * sched_init_smp() scales the base slice to the CPUs online (the tree's
+ * rule: 1 + log2 of up to 8 CPUs); ft_boot() leaves it unscaled, which
+ * suits the unit tests. A workload on N CPUs wants what N CPUs boot with.
+ */
+void ft_init_granularity(void)
+{
+	sched_init_granularity();
+}
+
+/* An affinity given as bits (the bridge's form), for sched_fork(). */
+void ft_cpus_from_bits(struct cpumask *mask, u64 bits)
+{
+	cpumask_clear(mask);
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (bits & (1ULL << cpu))
+			cpumask_set_cpu(cpu, mask);
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A/B: result files of the same workload, base and patched (two trees or
+ * two feature sets), one per seed, side by side in the seeds' shape:
+ * "scheduling latency (us)" rows 99th / 99.9th / Maximum with the change
+ * in percent, and run time per task definition, each figure the mean over
+ * the seeds with its spread (+/- one standard deviation), as a hackbench
+ * table gives it. Reads only fairsim's own JSON result files.
+ */
+#include <math.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "sim.h"
+
+#define MAX_SEEDS	64
+
+struct side {
+	json_object *r[MAX_SEEDS];
+	int n;
+};
+
+static int load(struct side *s, const char *path)
+{
+	json_object *r = json_object_from_file(path);
+
+	if (!r || !json_object_is_type(r, json_type_object) ||
+	    !json_object_object_get_ex(r, "by_task", NULL)) {
+		fprintf(stderr, "fairsim: %s is not a fairsim result file (RESULT=)\n", path);
+		json_object_put(r);
+		return -1;
+	}
+	if (s->n == MAX_SEEDS) {
+		fprintf(stderr, "fairsim: at most %d result files a side\n", MAX_SEEDS);
+		json_object_put(r);
+		return -1;
+	}
+	s->r[s->n++] = r;
+	return 0;
+}
+
+/* by_task.<def>.<field>[.<sub>] of one result; false when absent */
+static bool get(json_object *r, const char *def, const char *field, const char *sub, double *v)
+{
+	json_object *o;
+
+	if (!json_object_object_get_ex(r, "by_task", &o) ||
+	    !json_object_object_get_ex(o, def, &o) ||
+	    !json_object_object_get_ex(o, field, &o) ||
+	    (sub && !json_object_object_get_ex(o, sub, &o)))
+		return false;
+	*v = json_object_get_double(o);
+	return true;
+}
+
+static bool stat(struct side *s, const char *def, const char *field, const char *sub,
+		 double *mean, double *sd)
+{
+	double v, sum = 0, sq = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		if (!get(s->r[i], def, field, sub, &v))
+			return false;
+		sum += v;
+		sq += v * v;
+	}
+	*mean = sum / s->n;
+	*sd = s->n > 1 ? sqrt(fmax(0, (sq - sum * sum / s->n) / (s->n - 1))) : 0;
+	return true;
+}
+
+static void row(struct side *a, struct side *b, const char *label, const char *def,
+		const char *field, const char *sub, double scale)
+{
+	double am, asd, bm, bsd;
+	char change[32] = "n/a";
+
+	if (!stat(a, def, field, sub, &am, &asd) || !stat(b, def, field, sub, &bm, &bsd))
+		return;
+	if (am != 0)
+		snprintf(change, sizeof(change), "%+.1f%%", 100.0 * (bm - am) / am);
+	else if (bm == 0)
+		snprintf(change, sizeof(change), "0.0%%");
+	printf("%-12s %12.1f +/- %-8.1f %12.1f +/- %-8.1f %10s\n", label, am / scale,
+	       asd / scale, bm / scale, bsd / scale, change);
+}
+
+int sim_compare(int argc, char **argv)
+{
+	struct side a = {}, b = {}, *s = &a;
+	json_object *defs;
+	int ret = 1;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--vs"))
+			s = &b;
+		else if (load(s, argv[i]))
+			goto out;
+	}
+	if (!a.n || !b.n) {
+		fprintf(stderr, "fairsim: --compare BASE.json... --vs PATCHED.json...\n");
+		goto out;
+	}
+	printf("# A/B over %d seed(s) base, %d patched: mean +/- standard deviation\n", a.n, b.n);
+	json_object_object_get_ex(a.r[0], "by_task", &defs);
+	json_object_object_foreach(defs, def, unused) {
+		(void)unused;
+		printf("\n# scheduling latency (us) for %s\n%-12s %25s %25s %10s\n", def, "",
+		       "base", "patched", "change");
+		row(&a, &b, "99th", def, "wakeup_latency_ns", "p99", 1000);
+		row(&a, &b, "99.9th", def, "wakeup_latency_ns", "p99.9", 1000);
+		row(&a, &b, "Maximum", def, "wakeup_latency_ns", "max", 1000);
+		row(&a, &b, "run time ms", def, "runtime_ns", NULL, 1e6);
+	}
+	ret = 0;
+out:
+	for (int i = 0; i < a.n; i++)
+		json_object_put(a.r[i]);
+	for (int i = 0; i < b.n; i++)
+		json_object_put(b.r[i]);
+	return ret;
+}

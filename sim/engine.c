@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The engine: runs each task instance's events on the fake machine. The
+ * driver's event loop does all the scheduling; the engine only answers its
+ * question "what does this task do now?" (shim/driver/behave.c), at the
+ * instant the task's run budget is used up or it runs again after a
+ * wake-up. Zero-time events (signal, unlock, resume, fork, ...) happen in
+ * that same instant, one after another, for as long as the task still
+ * holds its CPU; a wake-up that preempts it leaves the rest for when it
+ * runs again, as on a real machine. Mutexes hand over to the first waiter
+ * and conditions wake in FIFO order: both are deterministic by design.
+ * A wake-up that reaches a waiter before it managed to block (it was
+ * preempted in between) is kept as a token, so none is ever lost.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+
+enum step { STAY, NEXT, AGAIN };
+
+/* zero-time steps at one instant before we call it a livelock */
+#define SIM_SPIN_LIMIT	1000000UL
+
+struct sim_task *sim_task_of(struct sim_run *run, int id)
+{
+	int i = id > 0 && id < 1024 ? run->by_id[id] : 0;
+
+	return i ? &run->tasks[i - 1] : run->forking;
+}
+
+static int idx_of(struct sim_run *run, struct sim_task *t)
+{
+	return t - run->tasks;
+}
+
+static void error(struct sim_run *run, const char *msg, const char *name)
+{
+	if (!run->error[0])
+		snprintf(run->error, sizeof(run->error), "%s%s%s", name ? name : "",
+			 name ? ": " : "", msg);
+}
+
+/* splitmix64: the seed's only use, each task's start jitter */
+static ft_u64 mix(ft_u64 x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Without sched domains fair.c never moves a task: spread them at fork. */
+static int place(ft_u64 cpus, int nr_cpus, int k)
+{
+	int allowed[FT_MAX_CPUS], n = 0;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		if (!cpus || (cpus & (1ULL << cpu)))
+			allowed[n++] = cpu;
+	return n ? allowed[k % n] : 0;
+}
+
+static int start_instance(struct sim_run *run, int d, int cpu, int inst, ft_u64 delay)
+{
+	struct sim_def *def = &run->w->defs[d];
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	struct sim_task *t;
+	int id;
+
+	if (run->nr_tasks == SIM_MAX_TASKS) {
+		error(run, "fork goes over the task limit (SIM_MAX_TASKS = 1000)", def->name);
+		return -1;
+	}
+	t = &run->tasks[run->nr_tasks];
+	/* named before the fork: its wakeup_new is traced under that name */
+	*t = (struct sim_task){ .def = d, .cpu = cpu, .inst = inst, .start_delay = delay };
+	t->timer_next = calloc(run->w->nr_res + 1, sizeof(*t->timer_next));
+	attr.nice = def->nice;
+	attr.slice_ns = def->slice_ns;
+	attr.group = def->group < 0 ? FT_ROOT_GROUP : run->group_id[def->group];
+	attr.cpus = def->cpus;
+	attr.sched_idle = def->sched_idle;
+	attr.cpu = cpu;
+	run->forking = t;
+	id = ft_task_fork(&attr);
+	run->forking = NULL;
+	if (id <= 0 || ft_task_set_driven(id)) {
+		error(run, "the driver refused to fork it", def->name);
+		return -1;
+	}
+	t->id = id;
+	run->by_id[id] = run->nr_tasks + 1;
+	run->nr_tasks++;
+	run->alive++;
+	return 0;
+}
+
+static void wake(struct sim_run *run, int i)
+{
+	struct sim_task *t = &run->tasks[i];
+
+	if (t->blocked) {
+		t->blocked = false;
+		run->blocked--;
+	}
+	if (ft_task_wake(t->id) == -EALREADY)
+		t->wake_token = true;	/* preempted before it could block */
+}
+
+static void enqueue(struct sim_run *run, int res, struct sim_task *t)
+{
+	run->waitq[res] = realloc(run->waitq[res], (run->waitq_n[res] + 1) * sizeof(int));
+	if (!run->waitq[res])
+		abort();
+	run->waitq[res][run->waitq_n[res]++] = idx_of(run, t);
+}
+
+static int dequeue(struct sim_run *run, int res)
+{
+	int i;
+
+	if (!run->waitq_n[res])
+		return -1;
+	i = run->waitq[res][0];
+	memmove(run->waitq[res], run->waitq[res] + 1, --run->waitq_n[res] * sizeof(int));
+	return i;
+}
+
+static enum step block(struct sim_run *run, struct sim_task *t)
+{
+	if (t->wake_token) {
+		t->wake_token = false;
+		return AGAIN;
+	}
+	t->blocked = true;
+	run->blocked++;
+	ft_task_sleep(t->id);
+	return STAY;
+}
+
+static enum step sleep_until(struct sim_run *run, struct sim_task *t, ft_u64 when)
+{
+	if (when > SIM_MAX_NS) {
+		error(run, "a sleep or timer would overflow the clock", run->w->defs[t->def].name);
+		when = SIM_MAX_NS;
+	}
+	ft_task_sleep(t->id);
+	ft_task_wake_at(t->id, when);
+	return STAY;
+}
+
+static void unlock(struct sim_run *run, int m, struct sim_task *t)
+{
+	int next;
+
+	if (run->owner[m] != idx_of(run, t))
+		return;	/* not ours: pthread would return EPERM, the task goes on */
+	next = dequeue(run, m);
+	run->owner[m] = next;
+	if (next >= 0)
+		wake(run, next);
+}
+
+/* Take mutex @m, or queue for it: the unlocker hands it over. */
+static enum step lock(struct sim_run *run, int m, struct sim_task *t)
+{
+	if (run->owner[m] < 0) {
+		run->owner[m] = idx_of(run, t);
+		return NEXT;
+	}
+	enqueue(run, m, t);
+	return block(run, t);
+}
+
+static ft_u64 *timer_of(struct sim_run *run, struct sim_task *t, int res)
+{
+	return run->w->res[res].unique ? &t->timer_next[res] : &run->timer_next[res];
+}
+
+static enum step timer(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
+{
+	ft_u64 now = ft_now(), *next = timer_of(run, t, e->res);
+
+	/* the first use starts the timer; a missed expiry does not sleep */
+	*next = *next ? *next + e->ns : now + e->ns;
+	if (*next > now)
+		return sleep_until(run, t, *next);
+	if (!e->absolute)
+		*next = now;
+	return NEXT;
+}
+
+/*
+ * One message into or out of a bounded pipe, as pipe_write()/pipe_read()
+ * do it: a writer blocks while the pipe is full, a reader while it is
+ * empty, and each wakes the first of the other side that waits. A woken
+ * task tries again, so a message taken meanwhile just blocks it again.
+ */
+static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
+{
+	int writers = run->w->nr_res + 1 + e->res, i;
+	bool write = e->kind == SIM_PIPE_WRITE;
+
+	if (write ? run->fill[e->res] >= run->w->pipe_capacity : !run->fill[e->res]) {
+		enqueue(run, write ? writers : e->res, t);
+		return block(run, t);
+	}
+	run->fill[e->res] += write ? 1 : -1;
+	if ((i = dequeue(run, write ? e->res : writers)) >= 0)
+		wake(run, i);
+	return NEXT;
+}
+
+/* Starts the current event; NEXT when it took no time. */
+static enum step start(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
+{
+	int i;
+
+	switch (e->kind) {
+	case SIM_RUN:
+		ft_task_run_budget(t->id, e->ns, 0);
+		return STAY;
+	case SIM_RUNTIME:
+		ft_task_run_budget(t->id, SIM_MAX_NS, ft_now() + e->ns);
+		return STAY;
+	case SIM_SLEEP:
+		return sleep_until(run, t, ft_now() + e->ns);
+	case SIM_TIMER:
+		return timer(run, t, e);
+	case SIM_LOCK:
+		return lock(run, e->res, t);
+	case SIM_UNLOCK:
+		unlock(run, e->res, t);
+		return NEXT;
+	case SIM_SYNC:
+		if ((i = dequeue(run, e->res)) >= 0)
+			wake(run, i);
+		/* fall through */
+	case SIM_WAIT:
+		enqueue(run, e->res, t);
+		if (e->mutex >= 0)
+			unlock(run, e->mutex, t);
+		return block(run, t);
+	case SIM_SIGNAL:
+		if ((i = dequeue(run, e->res)) >= 0)
+			wake(run, i);
+		return NEXT;
+	case SIM_BROAD:
+	case SIM_RESUME:
+		while ((i = dequeue(run, e->res)) >= 0)
+			wake(run, i);
+		return NEXT;
+	case SIM_BARRIER:
+		if (++run->barrier_arrived[e->res] >= run->w->res[e->res].users) {
+			run->barrier_arrived[e->res] = 0;
+			while ((i = dequeue(run, e->res)) >= 0)
+				wake(run, i);
+			return NEXT;
+		}
+		enqueue(run, e->res, t);
+		return block(run, t);
+	case SIM_SUSPEND:
+		enqueue(run, e->res, t);
+		return block(run, t);
+	case SIM_YIELD:
+		ft_task_yield(t->id);
+		return NEXT;
+	case SIM_PIPE_WRITE:
+	case SIM_PIPE_READ:
+		return pipe_io(run, t, e);
+	case SIM_FORK: {
+		struct ft_task_info info;
+
+		ft_task_info(t->id, &info);
+		start_instance(run, e->res, info.cpu, run->w->defs[e->res].forked++,
+			       run->w->defs[e->res].delay_ns);
+		return NEXT;
+	}
+	}
+	return NEXT;
+}
+
+/* The task runs again after a started event: finish it. */
+static enum step resume(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
+{
+	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && e->mutex >= 0 && t->state == 1) {
+		t->state = 2;	/* woken: take the mutex back */
+		return lock(run, e->mutex, t) == NEXT ? NEXT : STAY;
+	}
+	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
+		return pipe_io(run, t, e);	/* woken: try again */
+	return NEXT;
+}
+
+static void enter_phase(struct sim_task *t, const struct sim_phase *ph, struct sim_run *run)
+{
+	if (ph->nice != SIM_KEEP)
+		ft_task_set_nice(t->id, ph->nice);
+	if (ph->slice_ns != SIM_KEEP_SLICE)
+		ft_task_set_slice(t->id, ph->slice_ns);
+	if (ph->group >= 0)
+		ft_task_set_group(t->id, run->group_id[ph->group]);
+}
+
+static void advance(struct sim_run *run, struct sim_task *t)
+{
+	const struct sim_def *d = &run->w->defs[t->def];
+
+	t->state = 0;
+	if (++t->ev < d->ph[t->phase].nr_ev)
+		return;
+	t->ev = 0;
+	if (++t->phase_loop < d->ph[t->phase].loop)
+		return;
+	t->phase_loop = 0;
+	if (++t->phase == d->nr_ph) {
+		t->phase = 0;
+		if (d->loop > 0 && ++t->thread_loop >= d->loop) {
+			t->done = true;
+			return;
+		}
+	}
+	enter_phase(t, &d->ph[t->phase], run);
+}
+
+static enum step step(struct sim_run *run, struct sim_task *t)
+{
+	const struct sim_def *d = &run->w->defs[t->def];
+	const struct sim_event *e;
+	enum step r;
+
+	if (t->done) {
+		t->exec_ns = ft_task_exec_ns(t->id);
+		run->alive--;
+		run->last_exit = ft_now();
+		ft_task_exit(t->id);
+		run->by_id[t->id] = 0;	/* the driver may give the id to a fork */
+		return STAY;
+	}
+	if (!t->started) {
+		t->started = true;
+		enter_phase(t, &d->ph[0], run);
+		if (t->start_delay) {
+			t->delaying = true;
+			return sleep_until(run, t, ft_now() + t->start_delay);
+		}
+	}
+	if (t->delaying) {
+		t->delaying = false;
+		return AGAIN;
+	}
+	e = &d->ph[t->phase].ev[t->ev];
+	if (!t->state) {
+		t->state = 1;
+		r = start(run, t, e);
+	} else {
+		r = resume(run, t, e);
+	}
+	if (r == NEXT)
+		advance(run, t);
+	return r;
+}
+
+static void behave(int id, void *ctx)
+{
+	struct sim_run *run = ctx;
+	struct sim_task *t = sim_task_of(run, id);
+
+	if (!t) {
+		ft_task_run_budget(id, SIM_MAX_NS, 0);
+		return;
+	}
+	for (;;) {
+		if (ft_now() != run->last_now) {
+			run->last_now = ft_now();
+			run->zero_time_steps = 0;
+		}
+		if (++run->zero_time_steps > SIM_SPIN_LIMIT) {
+			error(run, "a million events at one instant: the tasks wake each other "
+			      "without ever taking time", run->w->defs[t->def].name);
+			t->done = true;
+		}
+		if (step(run, t) == STAY)
+			return;
+		if (!ft_task_on_cpu(id)) {	/* a wake-up we made preempted us */
+			ft_task_run_budget(id, 0, 0);
+			return;
+		}
+	}
+}
+
+static int make_groups(struct sim_run *run)
+{
+	struct sim_workload *w = run->w;
+	static char made[64][SIM_NAME_LEN];
+	int made_id[64], nr_made = 0;
+
+	run->group_id = calloc(w->nr_groups + 1, sizeof(int));
+	for (int i = 0; i < w->nr_groups; i++) {
+		char path[SIM_NAME_LEN];
+		int parent = FT_ROOT_GROUP;
+
+		/* "/a/b": b inside a; each prefix is made once, in file order */
+		strcpy(path, w->groups[i]);
+		for (char *p = path; *p; ) {
+			char *slash = strchr(p + 1, '/');
+			int found = -1;
+
+			if (slash)
+				*slash = '\0';
+			for (int j = 0; j < nr_made && found < 0; j++)
+				if (!strcmp(made[j], path))
+					found = made_id[j];
+			if (found < 0) {
+				if (nr_made == 64 || (found = ft_group_create(parent)) <= 0) {
+					error(run, "could not create the taskgroup", w->groups[i]);
+					return -1;
+				}
+				strcpy(made[nr_made], path);
+				made_id[nr_made++] = found;
+			}
+			parent = found;
+			if (!slash)
+				break;
+			*slash = '/';
+			p = slash;
+		}
+		run->group_id[i] = parent;
+	}
+	return 0;
+}
+
+static int set_features(struct sim_run *run, const char *list)
+{
+	char buf[512], *save, *f;
+
+	if (!list || !*list)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		bool on = *f != '!';
+
+		if (ft_feature_set(on ? f : f + 1, on)) {
+			snprintf(run->error, sizeof(run->error),
+				 "FEATURES: this tree has no sched feature '%s'", on ? f : f + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim_opts *o,
+		   FILE *trace)
+{
+	int k = 0;
+
+	*run = (struct sim_run){ .w = w, .o = o, .trace = trace };
+	run->tasks = calloc(SIM_MAX_TASKS, sizeof(*run->tasks));
+	run->timer_next = calloc(w->nr_res + 1, sizeof(ft_u64));
+	run->barrier_arrived = calloc(w->nr_res + 1, sizeof(int));
+	/* a pipe's writers queue after every resource's own queue */
+	run->waitq = calloc(2 * (w->nr_res + 1), sizeof(int *));
+	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
+	run->fill = calloc(w->nr_res + 1, sizeof(long));
+	run->owner = malloc((w->nr_res + 1) * sizeof(int));
+	run->curr = calloc(o->cpus, sizeof(int));
+	for (int i = 0; i <= w->nr_res; i++)
+		run->owner[i] = -1;
+	run->end_ns = o->duration_ns ? o->duration_ns : w->duration_ns;
+
+	if (ft_boot(o->cpus)) {
+		snprintf(run->error, sizeof(run->error), "the machine did not boot with %d CPUs", o->cpus);
+		return -1;
+	}
+	ft_set_invariant_checking(!o->no_check);
+	ft_init_granularity();	/* the base slice a machine of this size boots with */
+	if (set_features(run, o->features) || make_groups(run))
+		return -1;
+	ft_set_behaviour(behave, run);
+	ft_set_observer(sim_observe, run);
+	for (int d = 0; d < w->nr_defs; d++) {
+		for (int i = 0; i < w->defs[d].instance; i++, k++)
+			if (start_instance(run, d, place(w->defs[d].cpus, o->cpus, k), i,
+					   w->defs[d].delay_ns +
+					   (o->seed ? mix(o->seed * 1000003ULL + k) % 1000000ULL : 0)))
+				return -1;
+		w->defs[d].forked = w->defs[d].instance > 0 ? w->defs[d].instance : 0;
+	}
+	if (run->end_ns) {
+		ft_run_for(run->end_ns);
+	} else {
+		/* until every task has ended, or all left are blocked for good */
+		while (run->alive && run->blocked < run->alive && !run->error[0] &&
+		       ft_now() < SIM_MAX_NS - 1000000000ULL)
+			ft_run_for(10000000ULL);
+		run->end_ns = run->alive ? ft_now() : run->last_exit;
+	}
+	for (int i = 0; i < run->nr_tasks; i++) {
+		if (!run->tasks[i].done)
+			run->tasks[i].exec_ns = ft_task_exec_ns(run->tasks[i].id);
+		sim_samples_sort(&run->tasks[i].wake_lat);
+		sim_samples_sort(&run->tasks[i].wait);
+		sim_samples_sort(&run->tasks[i].resp);
+	}
+	if (ft_fault_count()) {
+		const struct ft_fault *f = ft_fault_get(0);
+
+		snprintf(run->error, sizeof(run->error), "the kernel side reported %s at %s:%d: %.150s",
+			 f->what, f->file ? f->file : "?", f->line, f->msg);
+	}
+	ft_set_behaviour(NULL, NULL);
+	ft_set_observer(NULL, NULL);
+	return run->error[0] ? -1 : 0;
+}
+
+void sim_run_free(struct sim_run *run)
+{
+	ft_shutdown();
+	for (int i = 0; i < run->nr_tasks; i++) {
+		free(run->tasks[i].timer_next);
+		sim_samples_free(&run->tasks[i].wake_lat);
+		sim_samples_free(&run->tasks[i].wait);
+		sim_samples_free(&run->tasks[i].resp);
+	}
+	for (int i = 0; run->waitq && i < 2 * (run->w->nr_res + 1); i++)
+		free(run->waitq[i]);
+	free(run->fill);
+	free(run->tasks);
+	free(run->timer_next);
+	free(run->barrier_arrived);
+	free(run->waitq);
+	free(run->waitq_n);
+	free(run->owner);
+	free(run->curr);
+	free(run->group_id);
+}

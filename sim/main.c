@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairsim: one rt-app workload on the fake machine running the tree's
+ * fair.c, reports on stdout, a JSON result and an ftrace text trace on
+ * request. Output files are written under a temporary name and renamed
+ * only when the whole run succeeded, so a bad workload or a failed run
+ * never leaves a partial file behind for a script to mistake for a result.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sim.h"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: fairsim [--cpus N] [--seed N] [--duration S] [--features A,!B]\n"
+		"               [--json FILE] [--trace FILE] [--no-check] [--quiet] WORKLOAD.json\n"
+		"       fairsim --compare BASE.json... --vs PATCHED.json...\n");
+}
+
+static int bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "fairsim: %s '%s'\n", what, arg);
+	return 2;
+}
+
+/* Seconds, possibly fractional ("0.5"), to nanoseconds. */
+static int seconds(const char *s, ft_u64 *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || v <= 0 || v * 1e9 > (double)SIM_MAX_NS)
+		return -1;
+	*ns = (ft_u64)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static int number(const char *s, long long lo, long long hi, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno || *end || end == s || *out < lo || *out > hi ? -1 : 0;
+}
+
+static char tmp_json[4096], tmp_trace[4096];
+
+static void drop_tmp(void)
+{
+	if (tmp_json[0])
+		unlink(tmp_json);
+	if (tmp_trace[0])
+		unlink(tmp_trace);
+}
+
+int main(int argc, char **argv)
+{
+	struct sim_opts o = { .cpus = 8, .seed = 1 };
+	struct sim_workload w;
+	struct sim_run run;
+	long long n;
+	int ret = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "--compare"))
+		return sim_compare(argc - 2, argv + 2);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--no-check")) {
+			o.no_check = true;
+		} else if (!strcmp(a, "--quiet")) {
+			o.quiet = true;
+		} else if (a[0] == '-' && a[1] == '-' && !v) {
+			usage();
+			return bad("option needs a value:", a);
+		} else if (!strcmp(a, "--cpus")) {
+			if (number(v, 1, FT_MAX_CPUS, &n))
+				return bad("CPUS must be 1..64, not", v);
+			o.cpus = n;
+			i++;
+		} else if (!strcmp(a, "--seed")) {
+			if (number(v, 0, 1LL << 62, &n))
+				return bad("SEED must be a number >= 0, not", v);
+			o.seed = n;
+			i++;
+		} else if (!strcmp(a, "--duration")) {
+			if (seconds(v, &o.duration_ns))
+				return bad("DURATION must be seconds > 0 that fit the clock, not", v);
+			i++;
+		} else if (!strcmp(a, "--features")) {
+			o.features = v;
+			i++;
+		} else if (!strcmp(a, "--json")) {
+			o.json_out = v;
+			i++;
+		} else if (!strcmp(a, "--trace")) {
+			o.trace_out = v;
+			i++;
+		} else if (a[0] == '-') {
+			usage();
+			return bad("unknown option", a);
+		} else if (o.workload) {
+			return bad("one workload at a time; extra argument", a);
+		} else {
+			o.workload = a;
+		}
+	}
+	if (!o.workload) {
+		usage();
+		return 2;
+	}
+	if (sim_parse(o.workload, &w, o.cpus))
+		return 1;
+	if (!o.duration_ns && !w.duration_ns)
+		for (int d = 0; d < w.nr_defs; d++)
+			if (w.defs[d].loop < 0 && w.defs[d].instance > 0) {
+				fprintf(stderr, "fairsim: %s: global.duration is -1 (until every task ends) "
+					"but task '%s' loops forever; give it a \"loop\" count or set "
+					"DURATION\n", o.workload, w.defs[d].name);
+				sim_workload_free(&w);
+				return 1;
+			}
+	if (w.left_out[0])
+		fprintf(stderr, "fairsim: left out (not the fair class): %s\n", w.left_out);
+	atexit(drop_tmp);
+	if (o.json_out)
+		snprintf(tmp_json, sizeof(tmp_json), "%s.tmp%d", o.json_out, (int)getpid());
+	if (o.trace_out) {
+		snprintf(tmp_trace, sizeof(tmp_trace), "%s.tmp%d", o.trace_out, (int)getpid());
+	}
+	{
+		FILE *trace = NULL;
+
+		if (o.trace_out && !(trace = fopen(tmp_trace, "w"))) {
+			fprintf(stderr, "fairsim: cannot write %s (%s)\n", o.trace_out, strerror(errno));
+			return 1;
+		}
+		if (trace)
+			sim_trace_header(trace);
+		ret = sim_run_traced(&run, &w, &o, trace);
+		if (trace && fclose(trace))
+			ret = -1;
+	}
+	if (ret) {
+		fprintf(stderr, "fairsim: %s: %s\n", o.workload, run.error);
+		ret = 1;
+		goto out;
+	}
+	if (o.json_out && sim_report_json(tmp_json, &run)) {
+		fprintf(stderr, "fairsim: cannot write %s\n", o.json_out);
+		ret = 1;
+		goto out;
+	}
+	if (!o.quiet)
+		sim_report_text(stdout, &run);
+	if ((o.json_out && rename(tmp_json, o.json_out)) ||
+	    (o.trace_out && rename(tmp_trace, o.trace_out))) {
+		fprintf(stderr, "fairsim: cannot move the results into place (%s)\n", strerror(errno));
+		ret = 1;
+	}
+out:
+	sim_run_free(&run);
+	sim_workload_free(&w);
+	return ret;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a run prints, in shapes people already read: `perf sched latency`'s
+ * per-task table, cyclictest's "scheduling latency (us)" rows and
+ * schbench's percentile blocks per task definition, one summary line per
+ * task, and a JSON file with every figure in nanoseconds for scripts and
+ * for A/B comparisons. Everything is derived from the run's samples; the
+ * order is the workload's, so two runs print byte-identical text.
+ */
+#include <string.h>
+#include <json-c/json.h>
+#include "sim.h"
+
+static const double pcts[] = { 50, 90, 99, 99.9 };
+static const char *const pct_names[] = { "p50", "p90", "p99", "p99.9" };
+
+static void name_of(struct sim_run *run, struct sim_task *t, char *out, size_t n)
+{
+	snprintf(out, n, "%s-%d:%d", run->w->defs[t->def].name, t->inst, t->id);
+}
+
+enum which { WAKE, WAIT, RESP };
+
+static struct sim_samples *samples(struct sim_task *t, enum which w)
+{
+	return w == WAKE ? &t->wake_lat : w == WAIT ? &t->wait : &t->resp;
+}
+
+/* All instances of definition @d together. */
+static void merged(struct sim_run *run, int d, enum which w, struct sim_samples *out)
+{
+	*out = (struct sim_samples){};
+	for (int i = 0; i < run->nr_tasks; i++) {
+		struct sim_samples *s = samples(&run->tasks[i], w);
+
+		if (run->tasks[i].def != d)
+			continue;
+		for (size_t j = 0; j < s->n; j++)
+			sim_samples_add(out, s->v[j]);
+	}
+	sim_samples_sort(out);
+}
+
+static void perf_sched_latency(FILE *f, struct sim_run *run)
+{
+	const char *rule = " -------------------------------------------------------------------"
+			   "----------------------------------------------------------------------\n";
+	ft_u64 total_run = 0;
+	unsigned long total_sw = 0;
+	char name[SIM_NAME_LEN + 24];
+
+	fprintf(f, "\n%s  %-22s|   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | "
+		"Max delay start           | Max delay end          |\n%s", rule, "Task", rule);
+	for (int i = 0; i < run->nr_tasks; i++) {
+		struct sim_task *t = &run->tasks[i];
+		double avg = t->wait.n ? (double)t->wait.sum / t->wait.n : 0;
+
+		name_of(run, t, name, sizeof(name));
+		fprintf(f, "  %-22s|%11.3f ms |%9lu | avg:%9.3f ms | max:%9.3f ms | "
+			"max start: %12.6f s | max end: %12.6f s\n", name, t->exec_ns / 1e6,
+			t->switches, avg / 1e6, t->max_delay / 1e6, t->max_delay_at / 1e9,
+			(t->max_delay_at + t->max_delay) / 1e9);
+		total_run += t->exec_ns;
+		total_sw += t->switches;
+	}
+	fprintf(f, "%s  TOTAL:                |%11.3f ms |%9lu |\n"
+		" ---------------------------------------------------\n", rule, total_run / 1e6,
+		total_sw);
+}
+
+static void summary(FILE *f, struct sim_run *run)
+{
+	char name[SIM_NAME_LEN + 24];
+
+	fprintf(f, "\n# per task: share of one CPU over the run, runnable wait, wake-up latency (us)\n"
+		"%-24s %3s %7s %10s %10s %8s %7s %5s %7s %7s %7s %7s %7s %7s\n", "task", "cpu",
+		"share%", "run ms", "wait ms", "switches", "preempt", "migr", "wakeups", "p50",
+		"p90", "p99", "p99.9", "max");
+	for (int i = 0; i < run->nr_tasks; i++) {
+		struct sim_task *t = &run->tasks[i];
+
+		sim_samples_sort(&t->wake_lat);
+		sim_samples_sort(&t->wait);
+		name_of(run, t, name, sizeof(name));
+		fprintf(f, "%-24s %3d %7.2f %10.3f %10.3f %8lu %7lu %5lu %7lu", name, t->cpu,
+			run->end_ns ? 100.0 * t->exec_ns / run->end_ns : 0, t->exec_ns / 1e6,
+			t->wait_ns / 1e6, t->switches, t->preemptions, t->migrations, t->wakeups);
+		for (int p = 0; p < 4; p++)
+			fprintf(f, " %7llu", sim_pct(&t->wake_lat, pcts[p]) / 1000);
+		fprintf(f, " %7llu\n", t->wake_lat.max / 1000);
+	}
+}
+
+/* schbench's block: percentiles, and how many samples fell in each step */
+static void schbench_block(FILE *f, struct sim_run *run, const char *what, struct sim_samples *s)
+{
+	size_t below = 0;
+
+	fprintf(f, "\n%s Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",
+		what, run->end_ns / 1000000000ULL, s->n);
+	for (int p = 0; p < 4; p++) {
+		ft_u64 v = sim_pct(s, pcts[p]);
+		size_t upto = below;
+
+		while (upto < s->n && s->v[upto] <= v)
+			upto++;
+		fprintf(f, "\t%s%4.1fth: %-10llu (%zu samples)\n", pcts[p] == 99 ? "* " : "  ",
+			pcts[p], v / 1000, upto - below);
+		below = upto;
+	}
+	fprintf(f, "\t  min=%llu, max=%llu\n", s->v[0] / 1000, s->max / 1000);
+}
+
+/* cyclictest's rows and schbench's blocks, for one task definition */
+static void latency_tables(FILE *f, struct sim_run *run, int d)
+{
+	struct sim_samples s;
+
+	merged(run, d, WAKE, &s);
+	if (s.n) {
+		fprintf(f, "\n# scheduling latency (us) for %s (wake-up to first run, %zu samples)\n"
+			"%-16s %10s\n%-16s %10llu\n%-16s %10llu\n%-16s %10llu\n",
+			run->w->defs[d].name, s.n, "", "fairsim", "99th", sim_pct(&s, 99) / 1000,
+			"99.9th", sim_pct(&s, 99.9) / 1000, "Maximum", s.max / 1000);
+		schbench_block(f, run, "Wakeup", &s);
+	}
+	sim_samples_free(&s);
+	/* a request: from the wake-up to the sleep that ends it */
+	merged(run, d, RESP, &s);
+	if (s.n)
+		schbench_block(f, run, "Request", &s);
+	sim_samples_free(&s);
+}
+
+void sim_report_text(FILE *f, struct sim_run *run)
+{
+	const struct sim_opts *o = run->o;
+
+	fprintf(f, "fairsim: %s on %d CPUs (base slice %llu us), %llu.%03llu s simulated, "
+		"seed %llu%s%s%s\n", run->w->path, o->cpus, ft_base_slice() / 1000,
+		run->end_ns / 1000000000ULL, run->end_ns % 1000000000ULL / 1000000, o->seed,
+		o->features ? ", features " : "", o->features ? o->features : "",
+		o->no_check ? ", invariant checker off" : "");
+	if (run->w->ignored[0])
+		fprintf(f, "fairsim: ignored (not modelled): %s\n", run->w->ignored);
+	perf_sched_latency(f, run);
+	summary(f, run);
+	for (int d = 0; d < run->w->nr_defs; d++)
+		latency_tables(f, run, d);
+}
+
+static json_object *num(ft_u64 v)
+{
+	return json_object_new_int64((long long)v);
+}
+
+static json_object *fixed(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static json_object *dist(struct sim_samples *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "samples", num(s->n));
+	for (int p = 0; p < 4; p++)
+		json_object_object_add(o, pct_names[p], num(sim_pct(s, pcts[p])));
+	json_object_object_add(o, "max", num(s->max));
+	json_object_object_add(o, "avg", num(s->n ? s->sum / s->n : 0));
+	return o;
+}
+
+/* The distribution for plots: [percentile, ns] at every 1%, then the tail. */
+static json_object *cdf(struct sim_samples *s)
+{
+	static const double tail[] = { 99.5, 99.9, 99.99, 100 };
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; s->n && i < 100 + 4; i++) {
+		double p = i < 100 ? i : tail[i - 100];
+		json_object *pt = json_object_new_array();
+
+		json_object_array_add(pt, fixed(p));
+		json_object_array_add(pt, num(p ? sim_pct(s, p) : s->v[0]));
+		json_object_array_add(a, pt);
+	}
+	return a;
+}
+
+static json_object *list(const char *csv)
+{
+	json_object *a = json_object_new_array();
+	char buf[1024], *save, *item;
+
+	snprintf(buf, sizeof(buf), "%s", csv);
+	for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save))
+		json_object_array_add(a, json_object_new_string(item + (*item == ' ')));
+	return a;
+}
+
+int sim_report_json(const char *path, struct sim_run *run)
+{
+	json_object *root = json_object_new_object(), *tasks = json_object_new_array();
+	json_object *defs = json_object_new_object();
+	const struct sim_opts *o = run->o;
+	char name[SIM_NAME_LEN + 24];
+	int ret;
+
+	json_object_object_add(root, "workload", json_object_new_string(run->w->path));
+	json_object_object_add(root, "cpus", num(o->cpus));
+	json_object_object_add(root, "seed", num(o->seed));
+	json_object_object_add(root, "duration_ns", num(run->end_ns));
+	json_object_object_add(root, "base_slice_ns", num(ft_base_slice()));
+	json_object_object_add(root, "features", json_object_new_string(o->features ? o->features : ""));
+	json_object_object_add(root, "invariant_checker", json_object_new_boolean(!o->no_check));
+	json_object_object_add(root, "ignored", list(run->w->ignored));
+	json_object_object_add(root, "left_out", list(run->w->left_out));
+	for (int i = 0; i < run->nr_tasks; i++) {
+		struct sim_task *t = &run->tasks[i];
+		json_object *j = json_object_new_object();
+
+		name_of(run, t, name, sizeof(name));
+		json_object_object_add(j, "name", json_object_new_string(name));
+		json_object_object_add(j, "task", json_object_new_string(run->w->defs[t->def].name));
+		json_object_object_add(j, "instance", num(t->inst));
+		json_object_object_add(j, "pid", num(t->id));
+		json_object_object_add(j, "cpu", num(t->cpu));
+		json_object_object_add(j, "runtime_ns", num(t->exec_ns));
+		json_object_object_add(j, "share_pct",
+				       fixed(run->end_ns ? 100.0 * t->exec_ns / run->end_ns : 0));
+		json_object_object_add(j, "wait_ns", num(t->wait_ns));
+		json_object_object_add(j, "switches", num(t->switches));
+		json_object_object_add(j, "preemptions", num(t->preemptions));
+		json_object_object_add(j, "migrations", num(t->migrations));
+		json_object_object_add(j, "wakeups", num(t->wakeups));
+		json_object_object_add(j, "max_delay_ns", num(t->max_delay));
+		json_object_object_add(j, "max_delay_start_ns", num(t->max_delay_at));
+		json_object_object_add(j, "wakeup_latency_ns", dist(&t->wake_lat));
+		json_object_object_add(j, "runnable_wait_ns", dist(&t->wait));
+		json_object_object_add(j, "response_ns", dist(&t->resp));
+		json_object_array_add(tasks, j);
+	}
+	for (int d = 0; d < run->w->nr_defs; d++) {
+		json_object *j = json_object_new_object();
+		struct sim_samples s;
+		ft_u64 rt = 0;
+		int n = 0;
+
+		for (int i = 0; i < run->nr_tasks; i++)
+			if (run->tasks[i].def == d) {
+				rt += run->tasks[i].exec_ns;
+				n++;
+			}
+		if (!n) {
+			json_object_put(j);
+			continue;
+		}
+		json_object_object_add(j, "instances", num(n));
+		json_object_object_add(j, "runtime_ns", num(rt));
+		merged(run, d, WAKE, &s);
+		json_object_object_add(j, "wakeup_latency_ns", dist(&s));
+		json_object_object_add(j, "wakeup_latency_cdf_ns", cdf(&s));
+		sim_samples_free(&s);
+		merged(run, d, WAIT, &s);
+		json_object_object_add(j, "runnable_wait_ns", dist(&s));
+		sim_samples_free(&s);
+		merged(run, d, RESP, &s);
+		json_object_object_add(j, "response_ns", dist(&s));
+		sim_samples_free(&s);
+		json_object_object_add(defs, run->w->defs[d].name, j);
+	}
+	json_object_object_add(root, "tasks", tasks);
+	json_object_object_add(root, "by_task", defs);
+	ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
+				      JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_put(root);
+	return ret;
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""
+hackbench's shape as a fairsim workload, with hackbench's own parameter
+names: GROUPS groups of FDS senders and FDS receivers; each receiver owns
+a pipe, each sender writes LOOPS messages of DATASIZE bytes to every
+receiver of its group, and a receiver reads FDS x LOOPS messages. A pipe
+holds 64 KiB / DATASIZE messages: writers block when it is full, readers
+when it is empty (fairsim's pipe_write/pipe_read). Threads and processes
+are the same here (no address spaces), and so are pipes and sockets. Each
+write and each read costs COST_US of CPU, a model parameter, not a
+measurement. --batch B moves B messages per pipe operation (B x COST_US,
+a pipe of 64 KiB / (DATASIZE x B) operations, LOOPS / B of them): the
+same bytes with B times fewer wake-ups, which is what makes a long run of
+it affordable; say which B a figure used. With --forever the groups start
+over for the whole run (a background load); --cyclictest adds the
+periodic waker beside them.
+Prints the workload (plain JSON) on stdout.
+"""
+import argparse
+import json
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument('-g', '--groups', type=int, default=10)
+    ap.add_argument('-f', '--fds', type=int, default=20)
+    ap.add_argument('-l', '--loops', type=int, default=100)
+    ap.add_argument('-s', '--datasize', type=int, default=100)
+    ap.add_argument('-T', '--threads', action='store_true', help='same as processes here')
+    ap.add_argument('-P', '--process', action='store_true', help='the default')
+    ap.add_argument('-p', '--pipe', action='store_true', help='the only transport modelled')
+    ap.add_argument('--cost-us', type=int, default=2, help='CPU per write and per read')
+    ap.add_argument('--batch', type=int, default=1, help='messages per pipe operation')
+    ap.add_argument('--slice-us', type=int, default=0, help='custom slice of every task')
+    ap.add_argument('--forever', action='store_true', help='loop for the whole run')
+    ap.add_argument('--duration', type=int, default=-1, help='seconds (-1: until done)')
+    ap.add_argument('--cyclictest', metavar='PERIOD_US:SLICE_US',
+                    help='add a periodic waker (run 10 us per period)')
+    a = ap.parse_args()
+    for name in ('groups', 'fds', 'loops', 'datasize', 'cost_us', 'batch'):
+        if getattr(a, name) <= 0:
+            sys.exit('hackbench.py: --%s must be > 0' % name.replace('_', '-'))
+    if a.groups * a.fds * 2 > 1000:
+        sys.exit('hackbench.py: %d tasks; fairsim runs at most 1000' % (a.groups * a.fds * 2))
+    if a.loops % a.batch:
+        sys.exit('hackbench.py: --loops must be a multiple of --batch')
+    if a.duration < 0 and a.forever:
+        sys.exit('hackbench.py: --forever needs --duration')
+
+    tasks = {}
+    if a.cyclictest:
+        period, slc = (int(x) for x in a.cyclictest.split(':'))
+        tasks['cyclictest'] = {'dl-runtime': slc, 'run': 10,
+                               'timer': {'ref': 'unique', 'period': period}}
+    for g in range(a.groups):
+        send = {'instance': a.fds, 'loop': -1 if a.forever else 1}
+        if a.slice_us:
+            send['dl-runtime'] = a.slice_us
+        phase = {'loop': a.loops // a.batch}
+        for r in range(a.fds):
+            phase['pipe_write%d' % r] = 'g%d-r%d' % (g, r)
+            phase['run%d' % r] = a.cost_us * a.batch
+        send['phases'] = {'send': phase}
+        tasks['sender-g%d' % g] = send
+        for r in range(a.fds):
+            recv = {'loop': -1 if a.forever else 1}
+            if a.slice_us:
+                recv['dl-runtime'] = a.slice_us
+            recv['phases'] = {'recv': {'loop': a.fds * a.loops // a.batch,
+                                       'pipe_read': 'g%d-r%d' % (g, r),
+                                       'run': a.cost_us * a.batch}}
+            tasks['receiver-g%d-%d' % (g, r)] = recv
+    wl = {'global': {'duration': a.duration,
+                     'pipe_capacity': max(1, 65536 // (a.datasize * a.batch))},
+          'tasks': tasks}
+    json.dump(wl, sys.stdout, indent='\t')
+    sys.stdout.write('\n')
+
+
+if __name__ == '__main__':
+    main()

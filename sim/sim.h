@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The workload simulator's own model, shared by its parts: a workload read
+ * from an rt-app JSON file (parse.c) becomes thread definitions made of
+ * phases made of events; the engine (engine.c) runs instances of them as
+ * driven tasks of the fake machine through shim/fairtest.h, never through
+ * kernel headers; metrics (stats.c), reports (report.c) and the trace
+ * (trace.c) read what it recorded. Times are virtual nanoseconds.
+ */
+#ifndef FAIRTEST_SIM_H
+#define FAIRTEST_SIM_H
+
+#include <stdio.h>
+#include "fairtest.h"
+
+/* Task ids of the driver are below 1024; we keep one spare. */
+#define SIM_MAX_TASKS	1000
+#define SIM_NAME_LEN	64
+/* Nothing may end later than this: ~146 years of virtual time, far from
+ * the u64 nanosecond clock's end, so sums of two times never overflow. */
+#define SIM_MAX_NS	(1ULL << 62)
+
+enum sim_ev_kind {
+	SIM_RUN, SIM_RUNTIME, SIM_SLEEP, SIM_TIMER, SIM_LOCK, SIM_UNLOCK,
+	SIM_WAIT, SIM_SIGNAL, SIM_BROAD, SIM_SYNC, SIM_BARRIER, SIM_SUSPEND,
+	SIM_RESUME, SIM_YIELD, SIM_FORK,
+	/* fairsim's own, for hackbench's shape: a bounded pipe of messages */
+	SIM_PIPE_WRITE, SIM_PIPE_READ,
+};
+
+struct sim_event {
+	enum sim_ev_kind kind;
+	ft_u64 ns;		/* run, runtime, sleep; timer period */
+	int res;		/* resource: mutex, cond, barrier, timer; fork: def */
+	int mutex;		/* wait, sync: the mutex; -1 none */
+	bool absolute;		/* timer mode */
+};
+
+struct sim_phase {
+	char name[SIM_NAME_LEN];
+	long loop;		/* times in a row; >= 1 */
+	struct sim_event *ev;
+	int nr_ev;
+	int nice;		/* applied at phase start; SIM_KEEP = unchanged */
+	ft_u64 slice_ns;	/* likewise; SIM_KEEP_SLICE = unchanged */
+	int group;		/* likewise; -1 = unchanged */
+};
+#define SIM_KEEP	1000
+#define SIM_KEEP_SLICE	(~0ULL)
+
+struct sim_def {
+	char name[SIM_NAME_LEN];
+	int instance;
+	long loop;		/* -1 = forever */
+	ft_u64 delay_ns;
+	int nice;
+	ft_u64 slice_ns;
+	ft_u64 cpus;		/* 0 = every CPU */
+	int group;		/* index into sim_workload.groups; -1 = root */
+	bool sched_idle;
+	struct sim_phase *ph;
+	int nr_ph;
+	int forked;		/* instances created by fork events so far */
+};
+
+enum sim_res_kind { SIM_RES_MUTEX, SIM_RES_COND, SIM_RES_BARRIER, SIM_RES_TIMER,
+		    SIM_RES_SUSPEND, SIM_RES_NAME /* a fork's target, until resolved */,
+		    SIM_RES_PIPE };
+
+struct sim_res {
+	char name[SIM_NAME_LEN];
+	enum sim_res_kind kind;
+	bool unique;		/* timer: one per task instance */
+	int users;		/* barrier: instances that use it */
+	int readers, writers;	/* pipe: events that read, write it */
+	int wakers;		/* cond, suspend: events that wake it */
+	int waiters;		/* cond, suspend: events that wait on it */
+};
+
+struct sim_workload {
+	char path[256];
+	struct sim_def *defs;
+	int nr_defs;
+	struct sim_res *res;
+	int nr_res;
+	char groups[32][SIM_NAME_LEN];
+	int nr_groups;
+	ft_u64 duration_ns;	/* 0 = until every task has finished */
+	int nr_tasks;		/* instances started at time 0 */
+	long pipe_capacity;	/* messages a pipe holds (global.pipe_capacity) */
+	char ignored[1024];	/* keys read and not modelled, once each */
+	char left_out[1024];	/* tasks of classes we do not model */
+};
+
+/* parse.c: 0, or -1 after printing one line "fairsim: <file>: ..." */
+int sim_parse(const char *path, struct sim_workload *w, int nr_cpus);
+void sim_workload_free(struct sim_workload *w);
+
+/* prepass.c: comments, trailing commas and repeated keys made plain JSON */
+char *sim_prepass(const char *text, size_t len);
+
+/* stats.c: percentiles over samples (nanoseconds) */
+struct sim_samples {
+	ft_u64 *v;
+	size_t n, cap;
+	ft_u64 sum, max;
+};
+void sim_samples_add(struct sim_samples *s, ft_u64 ns);
+void sim_samples_sort(struct sim_samples *s);
+ft_u64 sim_pct(const struct sim_samples *s, double pct);	/* sorted */
+void sim_samples_free(struct sim_samples *s);
+
+/* What the engine measured for one task instance. */
+struct sim_task {
+	int id;			/* the driver's task id (pid in traces) */
+	int def, inst;
+	char comm[16];		/* as the kernel would truncate it */
+	/* where in the program */
+	int phase, ev, state;
+	long phase_loop, thread_loop;
+	bool done, wake_token, started, delaying, blocked;
+	ft_u64 start_delay;	/* delay plus the seed's jitter */
+	/* timers of this instance ("unique" ones) */
+	ft_u64 *timer_next;
+	/* measurements */
+	ft_u64 wake_at;		/* last wake-up, for its latency */
+	bool woken;
+	ft_u64 wait_from;	/* runnable since */
+	bool waiting;
+	struct sim_samples wake_lat, wait;
+	struct sim_samples resp;	/* wake-up to the next sleep: a request's latency */
+	ft_u64 woke_at;		/* last wake-up, for its response time */
+	bool active;
+	ft_u64 exec_ns, wait_ns;
+	unsigned long switches, preemptions, migrations, wakeups;
+	ft_u64 max_delay, max_delay_at;
+	int cpu;
+};
+
+struct sim_opts {
+	const char *workload;
+	int cpus;
+	unsigned long long seed;
+	ft_u64 duration_ns;	/* 0 = the workload's */
+	const char *features;	/* "A,!B" */
+	const char *json_out, *trace_out;
+	bool no_check;
+	bool quiet;
+};
+
+struct sim_run {
+	struct sim_workload *w;
+	const struct sim_opts *o;
+	struct sim_task *tasks;	/* by instance, in start order */
+	int nr_tasks, cap_tasks;
+	int by_id[1024];	/* driver id -> index + 1 */
+	ft_u64 *timer_next;	/* shared timers, by resource */
+	int *barrier_arrived;
+	int **waitq;		/* per resource: task indices, FIFO */
+	int *waitq_n;
+	int *owner;		/* mutex: task index, -1 free */
+	long *fill;		/* pipe: messages in it */
+	int *curr;		/* per CPU: task id running (trace context) */
+	int *group_id;		/* the driver's id of each taskgroup */
+	struct sim_task *forking;	/* being forked: wakeup_new is its */
+	int alive, blocked;	/* tasks not exited; blocked on a resource */
+	ft_u64 last_now, last_exit;
+	ft_u64 end_ns;
+	FILE *trace;
+	unsigned long zero_time_steps;
+	char error[512];
+};
+
+/* engine.c: 0, or -1 with run->error set; @trace may be NULL */
+int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim_opts *o,
+		   FILE *trace);
+void sim_run_free(struct sim_run *run);
+struct sim_task *sim_task_of(struct sim_run *run, int id);	/* NULL: not ours */
+
+/* trace.c: the observer (metrics and ftrace text) */
+void sim_observe(const struct ft_obs *obs, void *ctx);
+void sim_trace_header(FILE *f);
+
+/* compare.c: --compare BASE.json... --vs PATCHED.json... */
+int sim_compare(int argc, char **argv);
+
+/* report.c */
+void sim_report_text(FILE *f, struct sim_run *run);
+int sim_report_json(const char *path, struct sim_run *run);
+
+#endif /* FAIRTEST_SIM_H */

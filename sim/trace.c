@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The observer: what core.c's tracepoints report, turned into per-task
+ * measurements (wake-up latency, runnable wait, switches, preemptions,
+ * migrations) and, when asked, into the kernel's own ftrace text lines
+ * (the 6.12 formats of sched_switch, sched_waking, sched_wakeup,
+ * sched_wakeup_new, sched_migrate_task), which the Perfetto UI and
+ * trace-cmd's tools read as they read a real trace.
+ */
+#include <string.h>
+#include "sim.h"
+
+static void comm(struct sim_run *run, int pid, int cpu, char out[16])
+{
+	struct sim_task *t = pid ? sim_task_of(run, pid) : NULL;
+	char full[SIM_NAME_LEN + 16];
+
+	if (!pid)
+		snprintf(out, 16, "swapper/%d", cpu);
+	else if (t)
+		/* TASK_COMM_LEN: the kernel keeps 15 characters */
+		snprintf(full, sizeof(full), "%s-%d", run->w->defs[t->def].name, t->inst),
+		snprintf(out, 16, "%.15s", full);
+	else
+		snprintf(out, 16, "task%d", pid);
+}
+
+void sim_trace_header(FILE *f)
+{
+	fprintf(f, "# tracer: nop\n#\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n");
+}
+
+static void line(struct sim_run *run, const struct ft_obs *o, int cpu, const char *event)
+{
+	char c[16];
+	int pid = run->curr[cpu];
+
+	comm(run, pid, cpu, c);
+	fprintf(run->trace, "%16s-%-7d [%03d] d..2. %5llu.%06llu: %s: ", pid ? c : "<idle>", pid,
+		cpu, o->now / 1000000000ULL, o->now % 1000000000ULL / 1000, event);
+}
+
+static void trace(struct sim_run *run, const struct ft_obs *o)
+{
+	char c[16], n[16];
+
+	switch (o->kind) {
+	case FT_OBS_SWITCH:
+		line(run, o, o->cpu, "sched_switch");
+		comm(run, o->prev_pid, o->cpu, c);
+		comm(run, o->pid, o->cpu, n);
+		fprintf(run->trace, "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c%s ==> "
+			"next_comm=%s next_pid=%d next_prio=%d\n", c, o->prev_pid, o->prev_prio,
+			o->prev_state, o->preempt ? "+" : "", n, o->pid, o->prio);
+		break;
+	case FT_OBS_WAKING:
+	case FT_OBS_WAKEUP:
+	case FT_OBS_WAKEUP_NEW:
+		line(run, o, o->cpu, o->kind == FT_OBS_WAKING ? "sched_waking" :
+		     o->kind == FT_OBS_WAKEUP ? "sched_wakeup" : "sched_wakeup_new");
+		comm(run, o->pid, o->cpu, c);
+		fprintf(run->trace, "comm=%s pid=%d prio=%d target_cpu=%03d\n", c, o->pid,
+			o->prio, o->cpu);
+		break;
+	case FT_OBS_MIGRATE:
+		line(run, o, o->cpu, "sched_migrate_task");
+		comm(run, o->pid, o->cpu, c);
+		fprintf(run->trace, "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\n", c,
+			o->pid, o->prio, o->orig_cpu, o->dest_cpu);
+		break;
+	}
+}
+
+static void ran(struct sim_task *t, const struct ft_obs *o)
+{
+	ft_u64 d;
+
+	t->switches++;
+	t->cpu = o->cpu;
+	if (t->waiting) {
+		d = o->now - t->wait_from;
+		sim_samples_add(&t->wait, d);
+		t->wait_ns += d;
+		if (d > t->max_delay || !t->max_delay_at) {
+			t->max_delay = d;
+			t->max_delay_at = t->wait_from;
+		}
+		t->waiting = false;
+	}
+	if (t->woken) {
+		sim_samples_add(&t->wake_lat, o->now - t->wake_at);
+		t->woken = false;
+	}
+}
+
+void sim_observe(const struct ft_obs *o, void *ctx)
+{
+	struct sim_run *run = ctx;
+	struct sim_task *t = o->pid ? sim_task_of(run, o->pid) : NULL;
+	struct sim_task *prev;
+
+	if (run->trace)
+		trace(run, o);
+	switch (o->kind) {
+	case FT_OBS_SWITCH:
+		prev = o->prev_pid ? sim_task_of(run, o->prev_pid) : NULL;
+		if (prev && o->prev_state == 'R') {
+			prev->waiting = true;
+			prev->wait_from = o->now;
+			prev->preemptions += o->preempt;
+		} else if (prev && prev->active) {
+			sim_samples_add(&prev->resp, o->now - prev->woke_at);
+			prev->active = false;
+		}
+		if (t)
+			ran(t, o);
+		run->curr[o->cpu] = o->pid;
+		break;
+	case FT_OBS_WAKEUP:
+		if (t) {
+			t->wakeups++;
+			t->wake_at = o->now;
+			t->woke_at = o->now;
+			t->active = true;
+			t->woken = true;
+			t->waiting = true;
+			t->wait_from = o->now;
+		}
+		break;
+	case FT_OBS_WAKEUP_NEW:
+		if (t) {
+			t->waiting = true;
+			t->wait_from = o->now;
+		}
+		break;
+	case FT_OBS_MIGRATE:
+		if (t)
+			t->migrations++;
+		break;
+	case FT_OBS_WAKING:
+		break;
+	}
+}

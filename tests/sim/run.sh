@@ -1,0 +1,314 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The workload simulator's checks (fairsim, sim/): small workloads whose
+# figures are worked out on paper below, every event kind in one run,
+# byte-identical output for the same seed, the trace and JSON files
+# parse, the A/B path and the plots work, and each bad input in bad/
+# fails with its one line and leaves no file behind. Prints
+# "sim: N passed, N failed, N skipped" last.
+#
+# usage: tests/sim/run.sh FAIRSIM
+set -u
+sim=$1
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0 skip=0
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+bad() { fail=$((fail + 1)); echo "not ok - $*"; }
+
+# run NAME CPUS [args...]: the case's JSON result in $out/NAME.json
+run() {
+	name=$1 cpus=$2
+	shift 2
+	"$sim" --quiet --seed 0 --cpus "$cpus" --json "$out/$name.json" "$@" \
+		"$here/cases/$name.json" 2>"$out/$name.err" ||
+		{ bad "$name: fairsim failed: $(head -c 300 "$out/$name.err")"; return 1; }
+}
+
+# expect WHAT FILE PYTHON-EXPR: the expression over the result r is true
+expect() {
+	what=$1 file=$2 expr=$3
+	if got=$(python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = {x['task'] + '-' + str(x['instance']): x for x in r['tasks']}
+ok = $expr
+print('' if ok else 'false: ' + sys.argv[2])
+sys.exit(0 if ok else 1)" "$file" "$expr" 2>&1); then
+		ok "$what"
+	else
+		bad "$what: $got"
+	fi
+}
+
+# One task alone on one CPU: run 1 ms, then a 4 ms timer (started at its
+# first use, 1 ms). It runs [0,1], sleeps to 5, runs [5,6], ... : wake-ups
+# at 5, 9, ..., 997 ms, 249 of them, each on an idle CPU. Expect 250 ms of
+# run time, 249 wake-ups, every latency 0.
+run periodic 1 && expect "periodic task alone: 250 ms run, 249 wake-ups, zero latency" \
+	"$out/periodic.json" \
+	"t['p-0']['runtime_ns'] == 250000000 and t['p-0']['wakeups'] == 249 and \
+	 t['p-0']['wakeup_latency_ns']['samples'] == 249 and t['p-0']['wakeup_latency_ns']['max'] == 0"
+
+# A (CPU 0) holds mutex m for [0,2] ms, then sleeps 8; B (CPU 1) starts at
+# 1.5 ms and blocks on m; the unlock at 2 hands m to B, which runs [2,3]
+# and sleeps 8.5. From then on B wakes at 11.5, 21.5, ..., finds m held by
+# A (held [10,12], [20,22], ...) and is handed it at 12, 22, ...: two
+# wake-ups per 10 ms, on an idle CPU. The loop also handles events due at
+# the final instant, so A's wake-up at 1000 ms counts. Expect A 200 ms run
+# and 100 wake-ups, B 100 ms and 200 wake-ups (1.5, 2, then 11.5, 12, ...),
+# every latency 0.
+run mutex 2 && expect "mutex hand-over on two pinned CPUs: exact run times and wake-ups" \
+	"$out/mutex.json" \
+	"t['a-0']['runtime_ns'] == 200000000 and t['a-0']['wakeups'] == 100 and \
+	 t['b-0']['runtime_ns'] == 100000000 and t['b-0']['wakeups'] == 200 and \
+	 t['b-0']['wakeup_latency_ns']['max'] == 0 and t['b-0']['cpu'] == 1"
+
+# A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
+# 2 ms each round and is woken by B's arrival, the last one. Expect the
+# run to end at 30 ms with A 10 ms, B 30 ms, A woken 10 times, B never.
+run barrier 2 && expect "barrier: the last to arrive wakes the other, ten rounds end at 30 ms" \
+	"$out/barrier.json" \
+	"r['duration_ns'] == 30000000 and t['a-0']['runtime_ns'] == 10000000 and \
+	 t['b-0']['runtime_ns'] == 30000000 and t['a-0']['wakeups'] == 10 and t['b-0']['wakeups'] == 0"
+
+# B (CPU 1) waits on condition c; A (CPU 0) runs 1 ms, signals c under m,
+# sleeps 9 ms. B wakes at 1, 11, ..., 991 ms, takes m back (A has
+# released it in the same instant) and runs 0.5 ms. Expect B 100 wake-ups
+# and 50 ms of run time, A 100 ms (wake-ups at 10 ... 1000 ms).
+run cond 2 && expect "condition wait/signal: B runs 0.5 ms per signal" \
+	"$out/cond.json" \
+	"t['b-0']['wakeups'] == 100 and t['b-0']['runtime_ns'] == 50000000 and \
+	 t['a-0']['runtime_ns'] == 100000000 and t['b-0']['wakeup_latency_ns']['max'] == 0"
+
+# One CPU, wake-up preemption off: A runs 0.5 ms, resumes B, runs 0.3 ms
+# more, then its 10 ms timer. B's request (wake-up to its next suspend)
+# is its 300 us wait plus its 200 us run; A's, from its timer to the
+# next, its 0.8 ms. B cannot preempt at the wake-up, and no tick
+# falls inside A's last 0.3 ms (they are at whole milliseconds at any HZ,
+# A's windows at 10k+1.3 .. 10k+1.6 ms), so B waits exactly 300 us each
+# time. The first resume (at 0.5 ms) is lost: B has not run to its
+# suspend yet. Expect 99 samples, all 300 us, B's 19.8 ms of run time,
+# B's requests all 500 us and A's 800 us.
+run wakeup_wait 1 --features '!WAKEUP_PREEMPTION' &&
+	expect "wake-up without preemption: B waits A's remaining 300 us, exactly" \
+	"$out/wakeup_wait.json" \
+	"t['b-0']['wakeup_latency_ns']['samples'] == 99 and \
+	 t['b-0']['wakeup_latency_ns']['p50'] == 300000 and \
+	 t['b-0']['wakeup_latency_ns']['max'] == 300000 and t['b-0']['runtime_ns'] == 19800000 and \
+	 t['b-0']['response_ns']['p50'] == t['b-0']['response_ns']['max'] == 500000 and \
+	 t['a-0']['response_ns']['max'] == 800000"
+
+# The same with the tree's default features: whenever EEVDF picks B at its
+# wake-up, B preempts A at once (latency 0, A preempted), otherwise it
+# waits the same 300 us. Expect both outcomes: a median of 0, a maximum of
+# 300 us, and A preempted at least once but not every time.
+run wakeup_wait 1 && expect "wake-up preemption on: B preempts A on some wake-ups, never waits longer" \
+	"$out/wakeup_wait.json" \
+	"t['b-0']['wakeup_latency_ns']['p50'] == 0 and \
+	 t['b-0']['wakeup_latency_ns']['max'] == 300000 and \
+	 0 < t['a-0']['preemptions'] < 99"
+
+# A SCHED_IDLE hog (weight 3) beside an always-runnable nice-0 task
+# (1024) and a task that runs 1 ms every 10 ms, one CPU, 10 s. The
+# periodic task takes its 1 s; the other 9 s split 3 : 1024, so the hog
+# gets 9 s x 3/1027 = 26.3 ms (at nice 19, weight 15, it would get
+# 130 ms). Expect the hog between 20 and 35 ms, and the periodic task
+# its full second over 999 wake-ups.
+run idle 1 && expect "SCHED_IDLE: the hog gets weight 3's share, 26 ms of 9 s" \
+	"$out/idle.json" \
+	"20000000 <= t['hog-0']['runtime_ns'] <= 35000000 and \
+	 t['p-0']['runtime_ns'] == 1000000000 and t['p-0']['wakeups'] == 999"
+
+# fairsim's pipe (hackbench's shape), two messages deep: W (CPU 0) writes
+# at 0 and 0.1 ms and blocks on the full pipe at 0.2; R (CPU 1) starts at
+# 1 ms and reads every 0.3 ms (1.0, 1.3, ..., 2.2), each read waking W,
+# which writes its 3rd, 4th, 5th message at 1.0, 1.3, 1.6 and blocks in
+# between; R never finds the pipe empty. Expect the run to end at 2.5 ms,
+# W with 0.5 ms of run time and 3 wake-ups, R with 1.5 ms and 1 (its start).
+run pipe 2 && expect "bounded pipe: writers block when full, each read wakes one, exact times" \
+	"$out/pipe.json" \
+	"r['duration_ns'] == 2500000 and t['w-0']['runtime_ns'] == 500000 and \
+	 t['w-0']['wakeups'] == 3 and t['r-0']['runtime_ns'] == 1500000 and t['r-0']['wakeups'] == 1"
+
+# hackbench's shape (sim/shapes/hackbench.py): 2 groups of 4 senders and
+# 4 receivers, 10 loops, 2 us per write and per read, on 2 CPUs, until
+# done. Each sender writes 10 messages to each of 4 receivers and each
+# receiver reads 4 x 10: expect 80 us of run time for every one of the
+# 16 tasks, every pipe drained, and the run ending once they are.
+if python3 "$top/sim/shapes/hackbench.py" -g 2 -f 4 -l 10 -T -p >"$out/hackbench.json" 2>"$out/hb.err" &&
+	"$sim" --quiet --seed 0 --cpus 2 --json "$out/hb.result.json" "$out/hackbench.json" 2>>"$out/hb.err"; then
+	expect "hackbench shape: 16 tasks, 80 us each, all messages delivered" "$out/hb.result.json" \
+		"len(r['tasks']) == 16 and all(x['runtime_ns'] == 80000 for x in r['tasks']) and \
+		 0 < r['duration_ns'] < 10000000"
+else
+	bad "hackbench shape: $(head -c 300 "$out/hb.err")"
+fi
+
+# schbench's shape (sim/shapes/schbench.py): one message thread waking two
+# workers every 2 ms, each thinking 500 us, every task on its own CPU.
+# The broadcasts at 2, 4, ..., 998 ms wake both workers on idle CPUs (the
+# one due at the run's last instant never runs). Expect 499 wake-ups per
+# worker, all at once, and 499 requests of exactly 500 us each.
+if python3 "$top/sim/shapes/schbench.py" -m 1 -t 2 -r 1 -s 2000 -c 500 >"$out/schbench.json" 2>"$out/sb.err" &&
+	"$sim" --quiet --seed 0 --cpus 3 --json "$out/sb.result.json" "$out/schbench.json" 2>>"$out/sb.err"; then
+	expect "schbench shape: requests of exactly the think time when nothing competes" \
+		"$out/sb.result.json" \
+		"all(t[w]['wakeups'] == 499 and t[w]['wakeup_latency_ns']['max'] == 0 and \
+		     t[w]['response_ns']['samples'] == 499 and t[w]['response_ns']['p50'] == 500000 and \
+		     t[w]['response_ns']['max'] == 500000 for w in ('worker-0-0', 'worker-0-1'))"
+else
+	bad "schbench shape: $(head -c 300 "$out/sb.err")"
+fi
+
+# Taskgroups nest by path: r in the root beside group /g (1024 shares
+# each) gets half the CPU; in /g, a beside /g/h a quarter; b and c share
+# /g/h's quarter. Expect 50 / 25 / 12.5 / 12.5 % within half a point
+# over 10 s (a group made twice would give r and a a third each).
+run groups 1 && expect "nested taskgroups split the CPU 50 / 25 / 12.5 / 12.5" \
+	"$out/groups.json" \
+	"all(abs(t[k]['share_pct'] - v) < 0.5 for k, v in \
+	     (('r-0', 50), ('a-0', 25), ('b-0', 12.5), ('c-0', 12.5)))"
+
+# Every event kind and property in one workgen-style file (comments,
+# trailing commas, repeated keys). Expect it to run, list the keys it does
+# not model once each, leave out the SCHED_FIFO task by name, fork three
+# children, and give every task run time.
+run every_event 4 && expect "every event kind runs; ignored keys and the RT task are named" \
+	"$out/every_event.json" \
+	"r['ignored'] == ['calibration', 'logdir', 'resources', 'mem'] and \
+	 r['left_out'] == ['rt (SCHED_FIFO)'] and \
+	 sum(1 for x in r['tasks'] if x['task'] == 'child') == 3 and \
+	 all(x['runtime_ns'] > 0 for x in r['tasks']) and \
+	 t['consumer-0']['cpu'] in (1, 2) and t['producer-0']['wakeups'] > 0"
+
+# Same file and seed twice: the report, the JSON and the trace are
+# byte-identical; another seed moves the tasks' start times, so its
+# report differs. Expect equal, equal, equal, different.
+for i in 1 2; do
+	"$sim" --seed 7 --cpus 4 --json "$out/d$i.json" --trace "$out/d$i.trace" \
+		"$here/cases/every_event.json" >"$out/d$i.txt" 2>/dev/null
+done
+"$sim" --seed 8 --cpus 4 "$here/cases/every_event.json" >"$out/d3.txt" 2>/dev/null
+if cmp -s "$out/d1.txt" "$out/d2.txt" && cmp -s "$out/d1.json" "$out/d2.json" &&
+	cmp -s "$out/d1.trace" "$out/d2.trace"; then
+	ok "same seed: report, JSON and trace byte-identical"
+else
+	bad "same seed gave different output"
+fi
+if cmp -s "$out/d1.txt" "$out/d3.txt"; then bad "seeds 7 and 8 gave the same report"; else ok "another seed, another report"; fi
+
+# The trace is the kernel's ftrace text: every line after the header has
+# task-pid, [cpu], flags, a timestamp and one of our events with its
+# fields, and timestamps never go back. Expect all four event kinds.
+if python3 - "$out/d1.trace" <<'EOF'
+import re, sys
+pat = re.compile(r'^\s*(\S.*)-(\d+)\s+\[(\d{3})\] \S{5} +(\d+)\.(\d{6}): '
+		 r'(sched_switch|sched_waking|sched_wakeup|sched_wakeup_new|sched_migrate_task): (.*)$')
+seen, last = set(), -1
+for n, line in enumerate(open(sys.argv[1]), 1):
+	if line.startswith('#'):
+		continue
+	m = pat.match(line)
+	if not m:
+		sys.exit('line %d is not an ftrace line: %s' % (n, line))
+	t = int(m.group(4)) * 1000000 + int(m.group(5))
+	if t < last:
+		sys.exit('line %d goes back in time' % n)
+	last = t
+	ev, args = m.group(6), m.group(7)
+	need = ['prev_comm=', 'prev_state=', '==> next_comm='] if ev == 'sched_switch' else ['comm=', 'pid=', 'prio=']
+	if not all(k in args for k in need):
+		sys.exit('line %d lacks fields: %s' % (n, line))
+	seen.add(ev)
+want = {'sched_switch', 'sched_waking', 'sched_wakeup', 'sched_wakeup_new'}
+sys.exit(0 if want <= seen else 'missing events: %s' % (want - seen))
+EOF
+then ok "trace: ftrace text lines, in time order, all four event kinds"; else bad "trace does not parse"; fi
+
+# A/B (sim/ab.sh, fairsim --compare): the sleeper experiment of
+# fixtures/workloads, strict EEVDF (DELAY_DEQUEUE off) as base against
+# the tree's default as patched, two seeds, 2 s on one CPU. B gets a third
+# of the CPU one way and half the other. Expect B's run time row to show
+# a change between +40% and +60%, and four result files.
+if "$top/sim/ab.sh" "$top/fixtures/workloads/sleeper.json" "$out/ab" 2 1 "$sim" '!DELAY_DEQUEUE' \
+	"$sim" '' --cpus 1 --duration 2 >"$out/ab.txt" 2>&1 &&
+	[ "$(ls "$out/ab" | wc -l)" -eq 4 ] &&
+	awk '/^# scheduling latency \(us\) for B$/ { b = 1 }
+	     b && /^run time ms/ { c = $NF; sub(/%/, "", c); found = (c + 0 >= 40 && c + 0 <= 60) }
+	     END { exit !found }' "$out/ab.txt"; then
+	ok "A/B: the sleeper's run time +40..60% from strict EEVDF to delayed dequeue"
+else
+	bad "A/B of the sleeper: $(tail -n 8 "$out/ab.txt")"
+fi
+if "$sim" --compare "$out/d1.txt" --vs "$out/d1.json" >/dev/null 2>"$out/cmp.err"; then
+	bad "--compare of a file that is no result: exited 0"
+elif grep -q "is not a fairsim result file" "$out/cmp.err"; then
+	ok "--compare of a file that is no result: $(cat "$out/cmp.err")"
+else
+	bad "--compare of a file that is no result: $(cat "$out/cmp.err")"
+fi
+
+# Plots (sim/plot.py, gnuplot): the latency distribution of two results
+# and the timeline of a trace. Expect two SVG files that parse as XML,
+# with one curve per task definition and side, and a timeline row of data
+# per switched-in stretch. Skipped, saying so, where gnuplot is missing.
+if ! command -v gnuplot >/dev/null; then
+	skip=$((skip + 1))
+	echo "ok - plots # SKIP gnuplot is not installed (make sim PLOT=... installs gnuplot-nox)"
+elif python3 "$top/sim/plot.py" "$out/plots" --result "$out/d1.json" --result-b "$out/ab/base-seed1.json" \
+	--trace "$out/d1.trace" --window-ms 20 >"$out/plot.log" 2>&1 &&
+	python3 - "$out/plots" <<'EOF'
+import os, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+for name in ('latency.svg', 'timeline.svg'):
+	ET.parse(os.path.join(d, name))
+curves = open(os.path.join(d, 'latency.dat')).read().count('# ')
+rows = sum(1 for l in open(os.path.join(d, 'timeline.dat')) if not l.startswith('#'))
+sys.exit(0 if curves >= 2 and rows > 10 else 'curves %d, timeline rows %d' % (curves, rows))
+EOF
+then
+	ok "plots: latency distribution and timeline are SVG that parses, with data"
+else
+	bad "plots: $(tail -n 3 "$out/plot.log")"
+fi
+
+# Each file in bad/ names its expected message in its first line. Expect
+# a non-zero exit, exactly one line on stderr matching it, and no output
+# file, not even a partial one.
+for f in "$here"/bad/*.json; do
+	name=$(basename "$f" .json)
+	pattern=$(sed -n '1s|^// expect: ||p' "$f")
+	mkdir "$out/bad-$name"
+	if "$sim" --cpus 8 --json "$out/bad-$name/r.json" --trace "$out/bad-$name/t.trace" "$f" \
+		>"$out/bad.out" 2>"$out/bad.err"; then
+		bad "bad input $name: exited 0"
+	elif [ "$(wc -l <"$out/bad.err")" -ne 1 ] || ! grep -q -- "$pattern" "$out/bad.err"; then
+		bad "bad input $name: wanted one line matching '$pattern', got: $(head -c 300 "$out/bad.err")"
+	elif [ -n "$(ls -A "$out/bad-$name")" ]; then
+		bad "bad input $name: left $(ls -A "$out/bad-$name")"
+	else
+		ok "bad input $name: $(cat "$out/bad.err")"
+	fi
+done
+
+# Bad command lines: one line each, non-zero exit.
+for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
+	"--features NO_SUCH_FEATURE" "/no/such/file.json"; do
+	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
+	# shellcheck disable=SC2086
+	if "$sim" $a >/dev/null 2>"$out/cli.err"; then
+		bad "command line '$args': exited 0"
+	elif grep -q '^fairsim: ' "$out/cli.err"; then
+		ok "command line '$args': $(grep -m1 '^fairsim: ' "$out/cli.err")"
+	else
+		bad "command line '$args': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
+	fi
+done
+
+echo "sim: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
