@@ -57,6 +57,11 @@ if [ -z "$ksrc" ]; then
 	[0-9]*.[0-9]*) ;;
 	*) die "KVER=$kver is not a kernel series; use e.g. KVER=6.12, KVER=7.2 or KVER=7.3" ;;
 	esac
+	# Debian's series before 6.6 are CFS: refuse before fetching 150 MB.
+	# (A tree given by KSRC is judged by its code, below.)
+	major=${kver%%.*} minor=${kver#*.}
+	[ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "${minor%%.*}" -ge 6 ]; } ||
+		die "KVER=$kver has no EEVDF (linux-source-$kver is CFS, before 6.6); the oldest tree fairtest supports is $oldest (KVER=$oldest)"
 	installed=$(dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null | sed -n 's/^install ok installed //p')
 	[ -n "$installed" ] || [ "$kver" != 6.12 ] || { "$(dirname "$0")/deps.sh" "$pkg" >&2 &&
 		installed=$(dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null | sed -n 's/^install ok installed //p'); }

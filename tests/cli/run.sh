@@ -64,6 +64,7 @@ expect_error "pre-EEVDF tree" "has no EEVDF.*oldest tree fairtest supports is 6.
 [ $(( $(date +%s) - start )) -le 2 ] && ok "pre-EEVDF tree refused within a second or two" ||
 	bad "pre-EEVDF tree took $(( $(date +%s) - start )) s to refuse"
 expect_error "KVER not a series" "is not a kernel series" make -s -C "$top" build KVER=banana
+expect_error "KVER of a CFS series" "KVER=6.1 has no EEVDF.*oldest tree fairtest supports is 6.12" make -s -C "$top" build KVER=6.1
 expect_error "unknown profile" "unknown PROFILE" make -s -C "$top" build PROFILE=nosuch
 expect_error "unknown option" "unknown option" "$bin" --frobnicate
 expect_error "filter matching nothing" "no test matches" "$bin" 'nosuch.*'
