@@ -80,7 +80,7 @@ static int alloc_cpu_areas(int nr_cpus)
 
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		/* Keep the template's page alignment in every copy. */
-		void *raw = ft_host_zalloc(size + PAGE_SIZE);
+		void *raw = ft_host_zalloc(size + FT_PCPU_DYN_SIZE + PAGE_SIZE);
 		char *area;
 
 		if (!raw)
@@ -90,6 +90,7 @@ static int alloc_cpu_areas(int nr_cpus)
 		memcpy(area, __per_cpu_start, size);
 		__per_cpu_offset[cpu] = area - __per_cpu_start;
 	}
+	ft_pcpu_dyn_reset();
 	return 0;
 }
 
@@ -114,6 +115,20 @@ static struct task_struct *new_idle_task(int cpu)
 	return idle;
 }
 
+/* The CPU stopper's thread: the stop class, bound to its CPU. */
+static struct task_struct *new_stop_task(int cpu)
+{
+	struct task_struct *stop = new_idle_task(cpu);
+
+	if (!stop)
+		return NULL;
+	stop->sched_class = &ft_stop_class;
+	stop->policy = SCHED_FIFO;
+	stop->static_prio = stop->prio = stop->normal_prio = MAX_RT_PRIO - 1;
+	stop->on_cpu = 0;
+	return stop;
+}
+
 static void init_rq(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
@@ -126,6 +141,10 @@ static void init_rq(int cpu)
 	INIT_LIST_HEAD(&rq->cfs_tasks);
 	rq->rd = &ft_root_domain;
 	rq->sd = NULL;
+	/* What topology.c records for a CPU with no domain: an LLC of its own. */
+	per_cpu(sd_llc_id, cpu) = cpu;
+	per_cpu(sd_share_id, cpu) = cpu;
+	per_cpu(sd_llc_size, cpu) = 1;
 	rq->online = 1;
 	rq->cpu_capacity = SCHED_CAPACITY_SCALE;
 	rq->avg_idle = 2 * sysctl_sched_migration_cost;
@@ -146,6 +165,7 @@ int ft_boot(int nr_cpus)
 	if (ft_m.booted)
 		ft_shutdown();
 	memset(&ft_m, 0, sizeof(ft_m));
+	ft_smp_reset();
 	ft_m.nr_cpus = nr_cpus;
 	sysctl_sched_features = ft_default_features();
 	jiffies = INITIAL_JIFFIES;
@@ -183,7 +203,8 @@ int ft_boot(int nr_cpus)
 
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		ft_m.idle[cpu] = new_idle_task(cpu);
-		if (!ft_m.idle[cpu])
+		ft_m.stopper[cpu] = new_stop_task(cpu);
+		if (!ft_m.idle[cpu] || !ft_m.stopper[cpu])
 			return -ENOMEM;
 		init_rq(cpu);
 		ft_m.next_tick[cpu] = TICK_NSEC;
@@ -197,6 +218,10 @@ void ft_shutdown(void)
 {
 	if (!ft_m.booted)
 		return;
+	if (ft_m.has_domains) {
+		ft_topology_teardown();
+		ft_rcu_quiescent();
+	}
 	ft_for_each_task_id(id)
 		ft_host_free(ft_m.tasks[id].p);
 	for (int g = 1; g < FT_MAX_GROUPS; g++) {
@@ -207,6 +232,7 @@ void ft_shutdown(void)
 	}
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		ft_host_free(ft_m.idle[cpu]);
+		ft_host_free(ft_m.stopper[cpu]);
 		ft_host_free(ft_m.cpu_area[cpu]);
 	}
 	ft_host_free(root_task_group.se);

@@ -173,6 +173,12 @@ static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
 {
 	struct task_struct *next;
 
+	/* The stop class is above every other: its thread runs first. */
+	if (ft_stop_pending(cpu_of(rq))) {
+		next = ft_m.stopper[cpu_of(rq)];
+		put_prev_set_next_task(rq, prev, next);
+		return next;
+	}
 	do {
 		next = pick_next_task_fair(rq, prev, rf);
 	} while (next == RETRY_TASK);
@@ -202,7 +208,10 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	rq->clock_update_flags = RQCF_UPDATED;
 
 	prev = rq->curr;
-	if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
+	if (prev == ft_m.stopper[cpu]) {
+		/* its work done, the stopper sleeps; it is never on a queue */
+		WRITE_ONCE(prev->__state, TASK_RUNNING);
+	} else if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
 		if (ft_dequeue_task(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK))
 			__block_task(rq, prev);
 		ft_event(FT_EV_SLEEP);
@@ -216,7 +225,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		prev->on_cpu = 0;
 		next->on_cpu = 1;
 		this_cpu_write(pcpu_hot.current_task, next);
-		if (next != rq->idle)
+		if (next != rq->idle && next != ft_m.stopper[cpu])
 			ft_m.tasks[next->pid].switches_in++;
 		ft_event(FT_EV_SWITCH);
 	}
@@ -227,13 +236,16 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		ft_task_dead(prev);
 }
 
-/* The preemption points: every CPU whose curr was asked to resched. */
+/*
+ * The preemption points: stopper work first (it preempts), then every CPU
+ * whose curr was asked to resched; RCU callbacks once all is quiet.
+ */
 void ft_resched_pending(void)
 {
 	bool again;
 
 	do {
-		again = false;
+		again = ft_run_stoppers();
 		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 			if (test_tsk_need_resched(cpu_rq(cpu)->curr)) {
 				ft_schedule_cpu(cpu, true);
@@ -241,6 +253,7 @@ void ft_resched_pending(void)
 			}
 		}
 	} while (again);
+	ft_rcu_quiescent();
 }
 
 u64 ft_cpu_nr_switches(int cpu)
@@ -281,6 +294,26 @@ const struct sched_class ft_idle_class = {
 	.put_prev_task = ft_put_prev_task_idle,
 	.set_next_task = ft_set_next_task_idle,
 	.wakeup_preempt = ft_wakeup_preempt_idle,
+	.task_tick = ft_task_tick_idle,
+	.update_curr = ft_update_curr_idle,
+};
+
+/* The stop class: the CPU stopper's thread (smp.c), above every task. */
+static struct task_struct *ft_pick_task_stop(struct rq *rq)
+{
+	return ft_stop_pending(cpu_of(rq)) ? ft_m.stopper[cpu_of(rq)] : NULL;
+}
+
+/* Nothing preempts the stopper; it runs to completion. */
+static void ft_wakeup_preempt_stop(struct rq *rq, struct task_struct *p, int flags)
+{
+}
+
+const struct sched_class ft_stop_class = {
+	.pick_task = ft_pick_task_stop,
+	.put_prev_task = ft_put_prev_task_idle,
+	.set_next_task = ft_set_next_task_idle,
+	.wakeup_preempt = ft_wakeup_preempt_stop,
 	.task_tick = ft_task_tick_idle,
 	.update_curr = ft_update_curr_idle,
 };

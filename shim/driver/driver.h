@@ -28,6 +28,13 @@ struct ft_task {
 	bool was_on_rq;		/* for the lag-clamp-at-dequeue check */
 };
 
+/* Unreasonable idle (idle.c): per CPU, the open interval and the counts. */
+struct ft_idle_detector {
+	u64 since[NR_CPUS];		/* 0: no interval open on that CPU */
+	u64 count[NR_CPUS][FT_IDLE_BUCKETS];
+	u64 longest[NR_CPUS];
+};
+
 /* The bridge operation in progress, named in invariant reports. */
 struct ft_op {
 	const char *name;
@@ -44,6 +51,11 @@ struct ft_machine {
 	u64 busy_ns[NR_CPUS];
 	void *cpu_area[NR_CPUS];
 	struct task_struct *idle[NR_CPUS];
+	struct task_struct *stopper[NR_CPUS];	/* the stop class's thread */
+	bool has_domains;		/* booted with a topology (topology.c) */
+	u64 stop_works;			/* stopper works queued since boot */
+	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
+	struct ft_idle_detector idle_det;
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
@@ -102,6 +114,18 @@ void ft_resched_pending(void);
 void ft_set_load_weight(struct task_struct *p, bool update_load);
 int ft_select_task_rq(struct task_struct *p, int cpu, int *wake_flags);
 void ft_task_dead(struct task_struct *p);
+
+/* smp.c: softirq, stopper, RCU, rq online */
+void ft_irq_exit(int cpu);
+bool ft_stop_pending(int cpu);
+bool ft_run_stoppers(void);
+void ft_rcu_quiescent(void);
+void ft_smp_reset(void);
+extern const struct sched_class ft_stop_class;
+
+/* topology.c, idle.c */
+void ft_topology_teardown(void);	/* shim/topology_unit.c */
+void ft_idle_account(u64 until);
 
 /* clock.c */
 u64 ft_clock_now(void);

@@ -30,6 +30,7 @@ static void tick_once(int cpu)
 	local_irq_enable();
 	rq->idle_balance = idle_cpu(cpu);
 	sched_balance_trigger(rq);
+	ft_irq_exit(cpu);
 	ft_resched_pending();
 }
 

@@ -46,4 +46,14 @@ extern enum ft_point ft_slab_site;
 extern int fairtest_cpu;
 void ft_switch_cpu(int cpu);
 
+/* Dynamic per-CPU memory (alloc_percpu) after the template in each area. */
+#define FT_PCPU_DYN_SIZE	(64 * 1024)
+void ft_pcpu_dyn_reset(void);
+
+/* The arch facts topology.c reads (seams/topology.c, seams/capacity.c). */
+struct cpumask;
+void ft_arch_set_masks(int cpu, const struct cpumask *smt,
+		       const struct cpumask *cls, const struct cpumask *llc);
+void ft_capacity_reset(void);	/* every CPU back to full capacity */
+
 #endif /* FAIRTEST_SEAM_H */
