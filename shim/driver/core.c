@@ -13,8 +13,32 @@
 const struct sched_class rt_sched_class;
 const struct sched_class dl_sched_class;
 
+/*
+ * Two rq locks at once only as double_rq_lock() takes them: the second
+ * nested (lockdep's SINGLE_DEPTH_NESTING) and in rq order (lower CPU
+ * first without core scheduling), or two CPUs could deadlock ABBA.
+ */
+static void check_rq_lock_order(struct rq *rq, int subclass, void *caller)
+{
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+		struct rq *held = cpu_rq(cpu);
+
+		if (held == rq || !raw_spin_is_locked(&held->__lock))
+			continue;
+		if (!subclass)
+			ft_fault_here("rq lock order", caller,
+				      "cpu %d's rq lock taken unnested while cpu %d's is held",
+				      cpu_of(rq), cpu);
+		else if (cpu > cpu_of(rq))
+			ft_fault_here("rq lock order", caller,
+				      "cpu %d's rq lock taken after cpu %d's (double_rq_lock order)",
+				      cpu_of(rq), cpu);
+	}
+}
+
 void raw_spin_rq_lock_nested(struct rq *rq, int subclass)
 {
+	check_rq_lock_order(rq, subclass, __builtin_return_address(0));
 	ft_spin_take(&rq->__lock, __builtin_return_address(0));
 }
 
@@ -72,6 +96,11 @@ void resched_curr(struct rq *rq)
 
 void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	/* RESTORE puts a task back where it was while its mask changes. */
+	if (!(flags & ENQUEUE_RESTORE) && !cpumask_test_cpu(cpu_of(rq), p->cpus_ptr))
+		ft_fault_here("affinity violated", __builtin_return_address(0),
+			      "task %d enqueued on cpu %d outside its mask %#lx",
+			      p->pid, cpu_of(rq), cpumask_bits(p->cpus_ptr)[0]);
 	if (!(flags & ENQUEUE_NOCLOCK))
 		update_rq_clock(rq);
 	p->sched_class->enqueue_task(rq, p, flags);
@@ -112,6 +141,10 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 
 void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 {
+	if (!cpumask_test_cpu(new_cpu, p->cpus_ptr))
+		ft_fault_here("affinity violated", __builtin_return_address(0),
+			      "task %d moved to cpu %u outside its mask %#lx", p->pid, new_cpu,
+			      cpumask_bits(p->cpus_ptr)[0]);
 	if (task_cpu(p) != new_cpu) {
 		if (p->sched_class->migrate_task_rq)
 			p->sched_class->migrate_task_rq(p, new_cpu);
@@ -254,6 +287,11 @@ void ft_resched_pending(void)
 		}
 	} while (again);
 	ft_rcu_quiescent();
+	/* An operation ends here: it must leave no rq lock behind. */
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (raw_spin_is_locked(&cpu_rq(cpu)->__lock))
+			ft_fault_here("rq lock held at operation end",
+				      __builtin_return_address(0), "cpu %d", cpu);
 }
 
 u64 ft_cpu_nr_switches(int cpu)

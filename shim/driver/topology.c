@@ -96,7 +96,22 @@ int ft_boot_topology(const struct ft_topology *topo)
 	sched_smp_initialized = true;
 	ft_m.has_domains = true;
 	ft_rcu_quiescent();
-	return err;
+	if (err)
+		return err;
+
+	/*
+	 * A real machine's sched_clock has counted since power-on when tests
+	 * start, and fair.c reads a zero rq->idle_stamp as "not idle": at 0
+	 * every idle CPU would look busy to fork and wake-up placement. So
+	 * sched_clock starts 1 ms ahead (virtual time still starts at 0),
+	 * and every CPU enters idle through the scheduler, as after boot,
+	 * which stamps it.
+	 */
+	ft_m.clock_ahead = NSEC_PER_MSEC;
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		ft_schedule_cpu(cpu, false);
+	ft_resched_pending();
+	return 0;
 }
 
 int ft_cpu_domains(int cpu, struct ft_domain *out, int max)
