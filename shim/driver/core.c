@@ -241,9 +241,9 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	rq->clock_update_flags = RQCF_UPDATED;
 
 	prev = rq->curr;
-	if (prev == ft_m.stopper[cpu]) {
-		/* its work done, the stopper sleeps; it is never on a queue */
-		WRITE_ONCE(prev->__state, TASK_RUNNING);
+	if (prev == ft_m.stopper[cpu] && !preempt) {
+		/* its works done, the stopper sleeps */
+		ft_stopper_sleeps(rq);
 	} else if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
 		if (ft_dequeue_task(rq, prev, DEQUEUE_SLEEP | DEQUEUE_NOCLOCK))
 			__block_task(rq, prev);

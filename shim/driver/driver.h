@@ -54,6 +54,7 @@ struct ft_machine {
 	struct task_struct *stopper[NR_CPUS];	/* the stop class's thread */
 	bool has_domains;		/* booted with a topology (topology.c) */
 	u64 stop_works;			/* stopper works queued since boot */
+	bool stopper_queued[NR_CPUS];	/* woken, not yet asleep again */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	struct ft_idle_detector idle_det;
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
@@ -118,6 +119,7 @@ void ft_task_dead(struct task_struct *p);
 /* smp.c: softirq, stopper, RCU, rq online */
 void ft_irq_exit(int cpu);
 bool ft_stop_pending(int cpu);
+void ft_stopper_sleeps(struct rq *rq);
 bool ft_run_stoppers(void);
 void ft_rcu_quiescent(void);
 void ft_smp_reset(void);

@@ -330,7 +330,9 @@ void ft_check_invariants(struct rq *rq)
 		check_dequeued(&p->se, &ft_m.tasks[id].was_on_rq);
 		queued += task_cpu(p) == cpu && task_on_rq_queued(p);
 	}
-	if (rq->nr_running != rq->cfs.FT_CFS_H_NR || rq->nr_running != queued)
+	queued += ft_m.stopper_queued[cpu];	/* the stop class's thread */
+	if (rq->nr_running != rq->cfs.FT_CFS_H_NR + ft_m.stopper_queued[cpu] ||
+	    rq->nr_running != queued)
 		broken(RULE_RQ_NR_RUNNING, &rq->cfs, "rq %u, cfs h_nr %u, tasks queued %u",
 		       rq->nr_running, rq->cfs.FT_CFS_H_NR, queued);
 }

@@ -57,30 +57,53 @@ struct ft_stop_queue {
 };
 static struct ft_stop_queue stop_queue[NR_CPUS];
 
+/*
+ * Queues the work and wakes the stopper thread: it is enqueued on its rq
+ * (counted in nr_running, which active_load_balance_cpu_stop() relies on:
+ * the stopper plus the task to move) and, being above every class, asks
+ * the running task to reschedule. Callers hold no rq lock, as in core.c.
+ */
 bool stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
 			 struct cpu_stop_work *work_buf)
 {
 	struct ft_stop_queue *q = &stop_queue[cpu];
+	struct rq *rq = cpu_rq(cpu);
+	struct rq_flags rf;
 
 	if (cpu >= ft_m.nr_cpus || !cpu_active(cpu))
 		return false;
 	if (q->nr == FT_STOP_QUEUE)
 		ft_host_abort("stopper queue full: work queued faster than it runs");
-	q->work[(q->head + q->nr++) % FT_STOP_QUEUE].fn = fn;
-	q->work[(q->head + q->nr - 1) % FT_STOP_QUEUE].arg = arg;
+	q->work[(q->head + q->nr) % FT_STOP_QUEUE].fn = fn;
+	q->work[(q->head + q->nr) % FT_STOP_QUEUE].arg = arg;
+	q->nr++;
 	ft_m.stop_works++;
+	if (!ft_m.stopper_queued[cpu]) {
+		rq_lock_irqsave(rq, &rf);
+		ft_m.stopper_queued[cpu] = true;
+		add_nr_running(rq, 1);
+		resched_curr(rq);
+		rq_unlock_irqrestore(rq, &rf);
+	}
 	return true;
 }
 
 bool ft_stop_pending(int cpu)
 {
-	return stop_queue[cpu].nr > 0;
+	return ft_m.stopper_queued[cpu];
+}
+
+/* The stopper, off its rq once its works are done (under the rq lock). */
+void ft_stopper_sleeps(struct rq *rq)
+{
+	ft_m.stopper_queued[cpu_of(rq)] = false;
+	sub_nr_running(rq, 1);
 }
 
 /*
  * The stopper thread of each CPU with work: it preempts the running task
- * (which stays queued, and so becomes movable), runs the work with no rq
- * lock held, and sleeps again. Returns whether any work ran.
+ * (which stays queued, and so becomes movable), runs every queued work
+ * with no rq lock held, and sleeps again. Returns whether any work ran.
  */
 bool ft_run_stoppers(void)
 {
@@ -89,18 +112,20 @@ bool ft_run_stoppers(void)
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		struct ft_stop_queue *q = &stop_queue[cpu];
 
+		if (!ft_m.stopper_queued[cpu])
+			continue;
+		ft_schedule_cpu(cpu, true);	/* picks the stopper */
 		while (q->nr) {
 			cpu_stop_fn_t fn = q->work[q->head].fn;
 			void *arg = q->work[q->head].arg;
 
-			ft_schedule_cpu(cpu, true);	/* picks the stopper */
 			q->head = (q->head + 1) % FT_STOP_QUEUE;
 			q->nr--;
 			ft_switch_cpu(cpu);
 			fn(arg);
-			ft_schedule_cpu(cpu, false);	/* the stopper sleeps */
-			ran = true;
 		}
+		ft_schedule_cpu(cpu, false);	/* the stopper sleeps */
+		ran = true;
 	}
 	return ran;
 }

@@ -499,9 +499,10 @@ int ft_task_set_affinity(int id, u64 mask)
 	dest = cpumask_any_and(cpu_active_mask, &new_mask);
 	if (c.running) {
 		migration_arg[task_cpu(p)] = (struct ft_migration_arg){ p, dest };
+		task_rq_unlock(c.rq, p, &c.rf);
 		stop_one_cpu_nowait(task_cpu(p), migration_stop,
 				    &migration_arg[task_cpu(p)], NULL);
-		unlock_task(c.rq, p, &c.rf);
+		ft_resched_pending();
 		return 0;
 	}
 	move_queued(c.rq, &c.rf, p, dest);
