@@ -30,7 +30,8 @@ touched=$(secs make -C "$top" check KSRC="$work/tree" O="$work/build")
 obj=$(ls -d "$work"/build/tree-*)
 cc -O2 -I"$top/shim" -c "$top/bench/sim_rate.c" -o "$work/sim_rate.o"
 cc -no-pie -Wl,-T,"$top/shim/percpu.lds" -Wl,--defsym=const_pcpu_hot=pcpu_hot \
-	"$work/sim_rate.o" $(find "$obj/k" -name "*.o") "$obj"/u/shim/*.o "$obj"/u/gen/seam_stubs.o -lfiu \
+	"$work/sim_rate.o" $(find "$obj/k" -name "*.o") "$obj"/u/shim/*.o "$obj"/u/gen/seam_stubs.o \
+	"$obj"/u/gen/topologies.o -lfiu \
 	-o "$work/sim_rate"
 
 printf '%-44s %10s %12s %12s\n' "step" "fairtest" "vs UML" "vs QEMU"
