@@ -409,6 +409,9 @@ int ft_task_migrate(int id, int cpu)
 		return -EINVAL;
 	if (task_cpu(p) == cpu)
 		return 0;
+	/* can_migrate_task(): never to a CPU outside the task's mask */
+	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
+		return -EINVAL;
 	if (task_current(task_rq(p), p))
 		return -EBUSY;	/* the running task is moved by a stopper */
 	if (!task_on_rq_queued(p)) {
