@@ -56,7 +56,8 @@ static void random_masks_are_never_violated(struct kunit *test)
 		}
 		ids[i] = ft_task_fork(&attr);
 		KUNIT_ASSERT_GT(test, ids[i], 0);
-		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], (ft_rand(&rng) & 0xffff) | 1ULL << (i % 16)), 0);
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], (ft_rand(&rng) & 0xffff) |
+							   1ULL << (i % 16)), 0);
 	}
 	for (int ms = 0; ms < 400; ms++) {
 		if (ms % 2 == 0) {

@@ -95,6 +95,38 @@ static void tasks_spread_on_two_packages(struct kunit *test)
 }
 
 /*
+ * Two CPUs sharing an LLC, four CPU-bound tasks of nice -5, 0, 0, 0
+ * (weights 3121, 1024, 1024, 1024) released from CPU 0, 2 s. Expect the
+ * weight on each CPU within the MC level's imbalance_pct (117%) of the
+ * other's at the end: {3121} against {3072} is the only split that is;
+ * counting tasks alone (2 + 2) would leave 4145 against 2048, so this
+ * needs the balancer to move load, not tasks (migrate_load).
+ */
+static void weighted_loads_balance_within_imbalance_pct(struct kunit *test)
+{
+	static const int nice[] = { -5, 0, 0, 0 };
+	unsigned long w[2] = { 0, 0 };
+	int ids[4];
+
+	ft_test_boot_topology(test, "mc-2");
+	for (int i = 0; i < 4; i++) {
+		ids[i] = ft_test_fork(test, nice[i], 0);
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 1), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 3), 0);
+	ft_run_for(2 * NSEC_PER_SEC);
+	for (int i = 0; i < 4; i++) {
+		struct ft_task_info info = ft_test_info(test, ids[i]);
+
+		w[info.cpu] += info.weight;
+	}
+	kunit_info(test, "weight per CPU: %lu, %lu", w[0], w[1]);
+	KUNIT_EXPECT_LE(test, 100 * w[0], 117 * w[1]);
+	KUNIT_EXPECT_LE(test, 100 * w[1], 117 * w[0]);
+}
+
+/*
  * Two CPUs: A and B CPU-bound, pinned to CPU 0 for 22 ms (the tick at 20
  * ms switched them, so the one waiting has not run for 2 ms, longer than
  * the 0.5 ms migration cost: not cache hot), X
@@ -167,6 +199,7 @@ static struct kunit_case balance_cases[] = {
 	KUNIT_CASE(tasks_spread_on_mc_4),
 	KUNIT_CASE(tasks_spread_on_smt_mc_8),
 	KUNIT_CASE(tasks_spread_on_two_packages),
+	KUNIT_CASE(weighted_loads_balance_within_imbalance_pct),
 	KUNIT_CASE(newly_idle_cpu_pulls_waiting_task),
 	KUNIT_CASE(misfit_task_moves_to_big_cpu),
 	{}
