@@ -86,6 +86,10 @@ ft_u64 ft_task_affinity(int id);
 /* A running task wakes a sleeping one from its CPU (WF_SYNC if @sync). */
 int ft_task_wake_by(int id, int waker, bool sync);
 ft_u64 ft_stop_works(void);	/* CPU stopper works queued since boot */
+/* nohz profile: delay of an IPI (kick_ilb()) from send to delivery; 1 us. */
+void ft_set_ipi_latency(ft_u64 ns);
+bool ft_tick_stopped(int cpu);	/* nohz: idle with its tick stopped */
+ft_u64 ft_ipis_delivered(void);	/* smp_call_function_single_async() calls run */
 ft_u64 ft_balance_runs(int cpu);	/* SCHED_SOFTIRQ runs on @cpu */
 
 /* ---- tasks: ids are small positive ints, 0 is "the idle task" ---- */
@@ -223,7 +227,8 @@ int ft_feature_set(const char *name, bool on);
 /* ---- what only some trees have (sched_fair/probe.sh, driver/features.c) ---- */
 /*
  * NULL when the tree under test has @feature, else why not (for the skip
- * line): "vprot", "protect_update", "sleep_lag_decay", "wake_idle_zero_lag".
+ * line): "vprot", "protect_update", "sleep_lag_decay", "wake_idle_zero_lag",
+ * "nohz_idle" (the profile's idle CPUs stop their tick).
  */
 const char *ft_tree_lacks(const char *feature);
 /* se->vprot, curr's slice-protection limit; -EOPNOTSUPP without "vprot". */

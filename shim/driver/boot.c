@@ -145,6 +145,7 @@ static void init_rq(int cpu)
 	per_cpu(sd_llc_id, cpu) = cpu;
 	per_cpu(sd_share_id, cpu) = cpu;
 	per_cpu(sd_llc_size, cpu) = 1;
+	ft_nohz_init_rq(rq);
 	rq->online = 1;
 	rq->cpu_capacity = SCHED_CAPACITY_SCALE;
 	rq->avg_idle = 2 * sysctl_sched_migration_cost;
@@ -166,6 +167,7 @@ int ft_boot(int nr_cpus)
 		ft_shutdown();
 	memset(&ft_m, 0, sizeof(ft_m));
 	ft_smp_reset();
+	ft_nohz_reset();
 	ft_m.nr_cpus = nr_cpus;
 	sysctl_sched_features = ft_default_features();
 	jiffies = INITIAL_JIFFIES;
@@ -211,6 +213,9 @@ int ft_boot(int nr_cpus)
 	}
 	init_sched_fair_class();
 	ft_m.booted = true;
+	/* Every CPU starts in the idle loop (nohz: with its tick stopped). */
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		ft_nohz_idle_enter(cpu);
 	return 0;
 }
 
@@ -218,6 +223,10 @@ void ft_shutdown(void)
 {
 	if (!ft_m.booted)
 		return;
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+		ft_switch_cpu(cpu);	/* exit from idle runs on that CPU */
+		ft_fair_nohz_forget(cpu_rq(cpu));
+	}
 	if (ft_m.has_domains) {
 		ft_topology_teardown();
 		ft_rcu_quiescent();

@@ -267,6 +267,11 @@ void ft_schedule_cpu(int cpu, bool preempt)
 
 	if (prev != next && READ_ONCE(prev->__state) == TASK_DEAD)
 		ft_task_dead(prev);
+	/* The idle loop: the tick stops on entry (nohz), restarts on exit. */
+	if (prev != next && next == rq->idle)
+		ft_nohz_idle_enter(cpu);
+	else if (prev != next && prev == rq->idle)
+		ft_nohz_idle_exit(cpu);
 }
 
 /*

@@ -55,6 +55,7 @@ struct ft_machine {
 	bool has_domains;		/* booted with a topology (topology.c) */
 	u64 stop_works;			/* stopper works queued since boot */
 	bool stopper_queued[NR_CPUS];	/* woken, not yet asleep again */
+	bool tick_stopped[NR_CPUS];	/* nohz: idle with its tick stopped */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	struct ft_idle_detector idle_det;
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
@@ -124,6 +125,14 @@ bool ft_run_stoppers(void);
 void ft_rcu_quiescent(void);
 void ft_smp_reset(void);
 extern const struct sched_class ft_stop_class;
+
+/* nohz.c: idle CPUs without a tick, IPIs */
+u64 ft_next_ipi(void);
+void ft_deliver_ipis(void);
+void ft_nohz_reset(void);
+void ft_nohz_init_rq(struct rq *rq);
+void ft_nohz_idle_enter(int cpu);
+void ft_nohz_idle_exit(int cpu);
 
 /* topology.c, idle.c */
 void ft_topology_teardown(void);	/* shim/topology_unit.c */

@@ -43,6 +43,13 @@ static const struct ft_feature_probe probes[] = {
 	  false,
 #endif
 	  "tree keeps lag on idle wake-up (no WAKE_IDLE_ZERO_LAG sched feature)" },
+	{ "nohz_idle",
+#ifdef CONFIG_NO_HZ_IDLE
+	  true,
+#else
+	  false,
+#endif
+	  "every CPU ticks in this profile (make check PROFILE=nohz has NO_HZ_IDLE)" },
 };
 
 const char *ft_tree_lacks(const char *feature)

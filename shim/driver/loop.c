@@ -98,9 +98,11 @@ static u64 next_event(u64 end)
 	u64 next = end;
 
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		next = min(next, ft_m.next_tick[cpu]);
+		if (!ft_m.tick_stopped[cpu])
+			next = min(next, ft_m.next_tick[cpu]);
 		next = min(next, budget_end(cpu));
 	}
+	next = min(next, ft_next_ipi());
 	ft_for_each_task_id(id)
 		if (ft_m.tasks[id].wake_at)
 			next = min(next, ft_m.tasks[id].wake_at);
@@ -137,8 +139,9 @@ static void run_events(void)
 				    (t->resume_at ? 0 : t->run_ns);
 		ft_task_wake(id);
 	}
+	ft_deliver_ipis();
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		if (ft_m.next_tick[cpu] > ft_m.now)
+		if (ft_m.tick_stopped[cpu] || ft_m.next_tick[cpu] > ft_m.now)
 			continue;
 		if (ft_host_fail(FT_FP_TICK_DELAYED)) {
 			ft_m.next_tick[cpu] = ft_m.now + tick_delay(cpu);

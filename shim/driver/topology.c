@@ -108,8 +108,10 @@ int ft_boot_topology(const struct ft_topology *topo)
 	 * which stamps it.
 	 */
 	ft_m.clock_ahead = NSEC_PER_MSEC;
-	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		ft_schedule_cpu(cpu, false);
+		ft_nohz_idle_enter(cpu);
+	}
 	ft_resched_pending();
 	return 0;
 }
