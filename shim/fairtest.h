@@ -135,6 +135,7 @@ struct ft_task_info {
 	bool custom_slice;
 	int group;
 	unsigned long nr_switches_in;	/* times it became curr */
+	unsigned long load_avg, util_avg;	/* PELT: se.avg */
 };
 int ft_task_info(int id, struct ft_task_info *info);
 int ft_curr(int cpu);		/* task id running on cpu; 0 = idle */
@@ -146,6 +147,9 @@ struct ft_cfs_info {
 	ft_s64 avg_vruntime;		/* the sum field, not V */
 	ft_u64 avg_load;
 	ft_s64 zero_vruntime;		/* or min_vruntime on older trees */
+	unsigned long load_avg, util_avg;	/* PELT: cfs_rq->avg */
+	/* PELT of tasks that left while asleep, not yet taken off avg */
+	unsigned long removed_load_avg, removed_util_avg;
 };
 /* The cfs_rq of a group on a CPU (FT_ROOT_GROUP: the CPU's root cfs_rq). */
 int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info);
