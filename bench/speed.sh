@@ -92,6 +92,7 @@ nm "$obj/fairtest" | grep -q ' pcpu_hot$' && cur=pcpu_hot
 cc -O2 -I"$top/shim" -c "$top/bench/sim_rate.c" -o "$work/sim_rate.o"
 # shellcheck disable=SC2046 # one object per word
 cc -no-pie -Wl,-T,"$top/shim/percpu.lds" -Wl,--defsym=const_$cur=$cur \
-	"$work/sim_rate.o" $(find "$obj/k" -name "*.o") "$obj"/u/shim/*.o "$obj"/u/gen/seam_stubs.o -lfiu \
+	"$work/sim_rate.o" $(find "$obj/k" -name "*.o") "$obj"/u/shim/*.o "$obj"/u/gen/seam_stubs.o \
+	"$obj"/u/gen/topologies.o -lfiu \
 	-o "$work/sim_rate"
 "$work/sim_rate" 20

@@ -33,15 +33,17 @@ LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_$(PCPU_CURREN
 	  $(VARIANT_CFLAGS)
 LDLIBS	= -lcmocka -lfiu
 
-# The tree's own code: fair.c (through the bridge), pelt.c and three libs.
+# The tree's own code: fair.c (through the bridge), pelt.c, topology.c
+# and three libs.
 # x86's __sw_hweight* are the asm ones: callers assume only %rax changes.
-REAL_OBJS := $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o \
+REAL_OBJS := $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o \
 	     $(B)/k/lib/rbtree.o $(B)/k/lib/find_bit.o $(B)/k/arch/x86/lib/hweight.o
 SHIM_SRCS := $(wildcard $(TOP)/shim/seams/*.c $(TOP)/shim/driver/*.c)
 SHIM_OBJS := $(patsubst $(TOP)/shim/%.c,$(B)/k/%.o,$(SHIM_SRCS)) $(B)/k/gen/prio_tables.o
 USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
 	     $(filter-out $(TOP)/tests/runner.c $(TOP)/tests/harness.c,$(wildcard $(TOP)/tests/*.c))
-USER_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(USER_SRCS)) $(B)/u/gen/seam_stubs.o
+USER_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(USER_SRCS)) $(B)/u/gen/seam_stubs.o \
+	     $(B)/u/gen/topologies.o
 
 BIN	:= $(B)/fairtest
 # The workload simulator (sim/, user side) on the same kernel-side objects.
@@ -93,7 +95,7 @@ $(OBJ)/gen/fair_g: FORCE
 	@echo '$(FAIR_G)' | cmp -s - $@ || echo '$(FAIR_G)' >$@
 $(B)/k/fair_bridge.o: $(OBJ)/gen/fair_g
 
-$(B)/k/fair_bridge.o $(B)/k/pelt_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
+$(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
 	$(kcc)
 $(B)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
 	$(kcc)
@@ -114,6 +116,13 @@ $(B)/gen/seam_stubs.c: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest $(TO
 $(B)/u/%.o: $(TOP)/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $*.c"
+	@$(CC) $(UCFLAGS) -c $< -o $@
+# Named machines (fixtures/topologies) compiled into the test binary.
+$(B)/gen/topologies.c: $(wildcard $(TOP)/fixtures/topologies/*.topo) $(TOP)/sched_fair/topologies.sh
+	@mkdir -p $(dir $@)
+	@$(TOP)/sched_fair/topologies.sh $(TOP)/fixtures/topologies $@
+$(B)/u/gen/topologies.o: $(B)/gen/topologies.c
+	@mkdir -p $(dir $@)
 	@$(CC) $(UCFLAGS) -c $< -o $@
 $(B)/u/gen/seam_stubs.o: $(B)/gen/seam_stubs.c
 	@mkdir -p $(dir $@)

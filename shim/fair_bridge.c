@@ -67,3 +67,15 @@ u64 ft_fair_min_slice(struct cfs_rq *cfs_rq)
 {
 	return cfs_rq_min_slice(cfs_rq);
 }
+
+/*
+ * fair.c keeps nohz's idle set in file statics that outlive a fake
+ * machine: a CPU still in it leaves, as it would on its next busy tick.
+ */
+void ft_fair_nohz_forget(struct rq *rq)
+{
+#ifdef CONFIG_NO_HZ_COMMON
+	if (rq->nohz_tick_stopped)
+		nohz_balance_exit_idle(rq);
+#endif
+}

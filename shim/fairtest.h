@@ -19,7 +19,7 @@
 typedef unsigned long long ft_u64;
 typedef long long ft_s64;
 
-#define FT_MAX_CPUS	64
+#define FT_MAX_CPUS	64	/* spans fit a u64 */
 #define FT_ROOT_GROUP	0
 
 /* ---- the fake machine ---- */
@@ -30,6 +30,67 @@ ft_u64 ft_now(void);		/* virtual nanoseconds since boot */
 ft_u64 ft_tick_nsec(void);	/* TICK_NSEC of the tree's config */
 ft_u64 ft_base_slice(void);	/* sysctl_sched_base_slice */
 void ft_set_base_slice(ft_u64 ns);	/* as debugfs sched/base_slice_ns does */
+
+/* ---- many CPUs: a machine with sched domains (driver/topology.c) ---- */
+/*
+ * A machine as the arch reports it: per CPU, the ids of its core (SMT
+ * siblings share one), L2 cluster, last-level cache and package, and its
+ * capacity. The tree's topology.c builds the domains from it. Named ones
+ * live in fixtures/topologies/ (ft_topology_find(), user side).
+ */
+struct ft_topology {
+	const char *name;
+	int nr_cpus;
+	int core[FT_MAX_CPUS], cluster[FT_MAX_CPUS], llc[FT_MAX_CPUS], pkg[FT_MAX_CPUS];
+	unsigned long capacity[FT_MAX_CPUS];	/* 1..1024; 0 = 1024 */
+};
+/* ft_boot() gives CPUs without domains (each an island); this gives domains. */
+int ft_boot_topology(const struct ft_topology *topo);
+const struct ft_topology *ft_topology_find(const char *name);
+int ft_topology_count(void);
+const struct ft_topology *ft_topology_get(int i);
+
+/* One level of a CPU's domain hierarchy, as topology.c left it. */
+struct ft_domain {
+	char name[8];		/* "SMT", "CLS", "MC", "PKG" */
+	ft_u64 span;		/* bit i: CPU i */
+	unsigned int flags;	/* SD_* bits, named by ft_sd_flag_name() */
+	unsigned int imbalance_pct, cache_nice_tries, busy_factor;
+	unsigned int min_interval, max_interval, span_weight;
+	int nr_groups;
+	ft_u64 group_span[FT_MAX_CPUS];	/* the CPU's own group first */
+	unsigned long group_capacity[FT_MAX_CPUS];
+};
+/* Fills the levels of @cpu, lowest first; returns how many (0: none). */
+int ft_cpu_domains(int cpu, struct ft_domain *out, int max);
+const char *ft_sd_flag_name(int bit);	/* "SHARE_LLC"; NULL past the last */
+unsigned long ft_cpu_capacity(int cpu);	/* rq->cpu_capacity */
+
+/*
+ * Unreasonable idle (the LB_PROMOTE series' definition): an interval in
+ * which a CPU is idle while a task allowed on it waits runnable on another
+ * CPU, longer than 2.5 ms, counted by length when it ends (or as of now if
+ * still open): [0] 2.5-3 ms, [1] 3-4 ms, [2] > 4 ms. cpu -1: all CPUs.
+ */
+#define FT_IDLE_BUCKETS		3
+#define FT_IDLE_MIN_NS		2500000ULL
+struct ft_idle_stats {
+	ft_u64 count[FT_IDLE_BUCKETS];
+	ft_u64 longest_ns;	/* longest such interval, any length */
+};
+int ft_unreasonable_idle(int cpu, struct ft_idle_stats *out);
+
+/* Affinity: bit i of @mask allows CPU i; moves a task off a disallowed CPU. */
+int ft_task_set_affinity(int id, ft_u64 mask);
+ft_u64 ft_task_affinity(int id);
+/* A running task wakes a sleeping one from its CPU (WF_SYNC if @sync). */
+int ft_task_wake_by(int id, int waker, bool sync);
+ft_u64 ft_stop_works(void);	/* CPU stopper works queued since boot */
+/* nohz profile: delay of an IPI (kick_ilb()) from send to delivery; 1 us. */
+void ft_set_ipi_latency(ft_u64 ns);
+bool ft_tick_stopped(int cpu);	/* nohz: idle with its tick stopped */
+ft_u64 ft_ipis_delivered(void);	/* smp_call_function_single_async() calls run */
+ft_u64 ft_balance_runs(int cpu);	/* SCHED_SOFTIRQ runs on @cpu */
 
 /* ---- tasks: ids are small positive ints, 0 is "the idle task" ---- */
 struct ft_task_attr {
@@ -76,6 +137,7 @@ struct ft_task_info {
 	bool custom_slice;
 	int group;
 	unsigned long nr_switches_in;	/* times it became curr */
+	unsigned long load_avg, util_avg;	/* PELT: se.avg */
 };
 int ft_task_info(int id, struct ft_task_info *info);
 int ft_curr(int cpu);		/* task id running on cpu; 0 = idle */
@@ -87,6 +149,9 @@ struct ft_cfs_info {
 	ft_s64 avg_vruntime;		/* the sum field, not V */
 	ft_u64 avg_load;
 	ft_s64 zero_vruntime;		/* or min_vruntime on older trees */
+	unsigned long load_avg, util_avg;	/* PELT: cfs_rq->avg */
+	/* PELT of tasks that left while asleep, not yet taken off avg */
+	unsigned long removed_load_avg, removed_util_avg;
 };
 /* The cfs_rq of a group on a CPU (FT_ROOT_GROUP: the CPU's root cfs_rq). */
 int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info);
@@ -173,7 +238,8 @@ int ft_feature_set(const char *name, bool on);
 /* ---- what only some trees have (sched_fair/probe.sh, driver/features.c) ---- */
 /*
  * NULL when the tree under test has @feature, else why not (for the skip
- * line): "vprot", "protect_update", "sleep_lag_decay", "wake_idle_zero_lag".
+ * line): "vprot", "protect_update", "sleep_lag_decay", "wake_idle_zero_lag",
+ * "nohz_idle" (the profile's idle CPUs stop their tick).
  */
 const char *ft_tree_lacks(const char *feature);
 /* se->vprot, curr's slice-protection limit; -EOPNOTSUPP without "vprot". */

@@ -120,6 +120,66 @@ int ft_test_boot(struct kunit *test, int nr_cpus)
 	return 0;
 }
 
+void ft_test_boot_topology(struct kunit *test, const char *name)
+{
+	const struct ft_topology *topo = ft_topology_find(name);
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, topo, "no topology %s in fixtures/topologies", name);
+	err = ft_boot_topology(topo);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "ft_boot_topology(%s) failed", name);
+}
+
+void ft_span_str(ft_u64 span, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int cpu = 0; cpu < FT_MAX_CPUS && len < size; cpu++) {
+		int last = cpu;
+
+		if (!(span >> cpu & 1))
+			continue;
+		while (last + 1 < FT_MAX_CPUS && (span >> (last + 1) & 1))
+			last++;
+		len += snprintf(buf + len, size - len, len ? ",%d" : "%d", cpu);
+		if (last > cpu && len < size)
+			len += snprintf(buf + len, size - len, "-%d", last);
+		cpu = last;
+	}
+}
+
+void ft_domain_dump(int cpu, char *buf, size_t size)
+{
+	struct ft_domain d[8];
+	int n = ft_cpu_domains(cpu, d, 8);
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n && len < size; i++) {
+		char span[128];
+
+		ft_span_str(d[i].span, span, sizeof(span));
+		len += snprintf(buf + len, size - len, "cpu%d %s span=%s groups=", cpu,
+				d[i].name, span);
+		for (int g = 0; g < d[i].nr_groups && len < size; g++) {
+			ft_span_str(d[i].group_span[g], span, sizeof(span));
+			len += snprintf(buf + len, size - len, "%s%s", g ? "|" : "", span);
+		}
+		if (len < size)
+			len += snprintf(buf + len, size - len, " pct=%u flags=", d[i].imbalance_pct);
+		for (int bit = 0, first = 1; ft_sd_flag_name(bit) && len < size; bit++) {
+			if (!(d[i].flags & (1u << bit)))
+				continue;
+			len += snprintf(buf + len, size - len, "%s%s", first ? "" : ",",
+					ft_sd_flag_name(bit));
+			first = 0;
+		}
+		if (len < size)
+			len += snprintf(buf + len, size - len, "\n");
+	}
+}
+
 int ft_test_boot_one_cpu(struct kunit *test)
 {
 	return ft_test_boot(test, 1);

@@ -24,6 +24,18 @@ int ft_test_boot(struct kunit *test, int nr_cpus);
 int ft_test_boot_one_cpu(struct kunit *test);	/* a suite->init */
 int ft_test_boot_two_cpus(struct kunit *test);	/* a suite->init */
 
+/*
+ * Boots a named machine of fixtures/topologies with the tree's own sched
+ * domains; fails the case if it is unknown or the boot fails.
+ */
+void ft_test_boot_topology(struct kunit *test, const char *name);
+/* The "expect" lines of a named topology (sched_fair/topologies.sh). */
+const char *ft_topology_expect(const char *name);
+/* "0-3,8": the CPUs of a span, as the kernel prints a cpulist. */
+void ft_span_str(ft_u64 span, char *buf, size_t size);
+/* One line per domain level of @cpu, lowest first (tests/topology.c format). */
+void ft_domain_dump(int cpu, char *buf, size_t size);
+
 /* A recorded fault as one line: "WARN at file:line: msg", "invariant broken: ...". */
 void ft_fault_describe(const struct ft_fault *f, char *buf, size_t size);
 

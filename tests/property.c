@@ -4,7 +4,10 @@
  * sleep, wake, tick, run, nice, custom slice, group create and move,
  * yield, migrate, exit) over random machine and queue shapes (1-4 CPUs,
  * 1-64 tasks, weights nice -20..19, slices 0.1-100 ms, nested groups),
- * with the invariant checker watching every rq unlock. Each sequence runs
+ * with the invariant checker watching every rq unlock; and the same, plus
+ * affinity changes and wake-ups by a waker (sync or not), on the named
+ * topologies with real sched domains, where balancing and wake-up
+ * placement move tasks and the stopper preempts. Each sequence runs
  * in a child process, so a crash is a result, not the end of the run. A
  * failing sequence is shrunk to the shortest one that still fails the same
  * way, printed op by op, with the seed that replays it: sequence seeds are
@@ -22,7 +25,9 @@
 
 enum op_kind {
 	OP_FORK, OP_SLEEP, OP_WAKE, OP_TICK, OP_RUN, OP_NICE, OP_SLICE,
-	OP_GROUP_CREATE, OP_GROUP_MOVE, OP_YIELD, OP_MIGRATE, OP_EXIT, OP_NR
+	OP_GROUP_CREATE, OP_GROUP_MOVE, OP_YIELD, OP_MIGRATE, OP_EXIT,
+	OP_AFFINITY, OP_WAKE_BY,	/* only on topologies */
+	OP_NR
 };
 
 /* Operands are raw random numbers, resolved against the state at run time. */
@@ -33,6 +38,7 @@ struct op {
 };
 
 struct sequence {
+	int topo;		/* index of a named topology; -1: CPUs without domains */
 	int nr_cpus, max_tasks;
 	int n;
 	struct op ops[MAX_OPS];
@@ -45,17 +51,24 @@ struct outcome {
 	unsigned long long checks;	/* invariant checks made */
 };
 
-static void generate(unsigned long long seed, struct sequence *seq)
+static void generate(unsigned long long seed, bool domains, struct sequence *seq)
 {
 	unsigned long long rng = seed;
+	/* Without domains, the operations (and so every seed's sequence) as before. */
+	int kinds = domains ? OP_NR : OP_EXIT + 1;
 
+	seq->topo = -1;
 	seq->nr_cpus = 1 + ft_rand(&rng) % 4;
+	if (domains) {
+		seq->topo = ft_rand(&rng) % ft_topology_count();
+		seq->nr_cpus = ft_topology_get(seq->topo)->nr_cpus;
+	}
 	seq->max_tasks = 1 + ft_rand(&rng) % 64;
 	seq->n = MAX_OPS / 2 + ft_rand(&rng) % (MAX_OPS / 2);
 	for (int i = 0; i < seq->n; i++) {
 		unsigned long long r = ft_rand(&rng);
 		/* Forks up front more often, so queues fill before they churn. */
-		enum op_kind kind = i < seq->max_tasks / 2 && r % 2 ? OP_FORK : r % 97 % OP_NR;
+		enum op_kind kind = i < seq->max_tasks / 2 && r % 2 ? OP_FORK : r % 97 % kinds;
 
 		seq->ops[i] = (struct op){ kind, ft_rand(&rng), ft_rand(&rng), ft_rand(&rng) };
 	}
@@ -163,6 +176,22 @@ static void apply(const struct sequence *seq, const struct op *op)
 		if (!ft_task_exit(id))
 			forget_task(id);
 		break;
+	case OP_AFFINITY: {
+		ft_u64 all = seq->nr_cpus == 64 ? ~0ULL : (1ULL << seq->nr_cpus) - 1;
+		ft_u64 mask = op->c & all ?: 1ULL << (op->c % seq->nr_cpus);
+
+		id = pick_task(op->b, -1);
+		say("  affinity of task %d to %#llx", id, mask);
+		ft_task_set_affinity(id, mask);
+		break;
+	}
+	case OP_WAKE_BY:
+		id = pick_task(op->b, 1);
+		say("  task %d (running on cpu %d) wakes task %d%s", ft_curr(cpu), cpu, id,
+		    op->c & 1 ? ", sync" : "");
+		if (ft_curr(cpu) > 0)
+			ft_task_wake_by(id, ft_curr(cpu), op->c & 1);
+		break;
 	case OP_NR:
 		break;
 	}
@@ -173,7 +202,7 @@ static int run_here(const struct sequence *seq, char *how, size_t size)
 {
 	nr_groups = nr_live = 0;
 	ft_fault_reset();
-	if (ft_boot(seq->nr_cpus))
+	if (seq->topo >= 0 ? ft_boot_topology(ft_topology_get(seq->topo)) : ft_boot(seq->nr_cpus))
 		return snprintf(how, size, "boot failed"), 0;
 	for (int i = 0; i < seq->n; i++) {
 		apply(seq, &seq->ops[i]);
@@ -300,19 +329,15 @@ static void print_sequence(struct kunit *test, const struct sequence *seq)
 {
 	struct outcome out;
 
-	kunit_info(test, "shrunk to %d ops on %d CPUs:", seq->n, seq->nr_cpus);
+	kunit_info(test, "shrunk to %d ops on %d CPUs%s%s:", seq->n, seq->nr_cpus,
+		   seq->topo >= 0 ? ", topology " : "",
+		   seq->topo >= 0 ? ft_topology_get(seq->topo)->name : "");
 	narrate = test;
 	run_isolated(seq, &out);
 	narrate = NULL;
 }
 
-/*
- * 400 random sequences of 120-240 operations, seeds --seed .. --seed+399, on
- * fresh machines of random shape, the invariant checker on. Expect no
- * sequence to break an invariant, WARN, crash or hang; a failing one is
- * shrunk and printed with the seed that replays it.
- */
-static void random_operations_keep_invariants(struct kunit *test)
+static void run_sequences(struct kunit *test, bool domains, int count)
 {
 	unsigned long long base = kunit_seed();
 	static struct sequence seq;
@@ -324,9 +349,9 @@ static void random_operations_keep_invariants(struct kunit *test)
 	long ops = 0;
 
 	/* Sequences run on every CPU; outcomes are taken in seed order. */
-	for (int s = 0; s < SEQUENCES; s++) {
-		for (; started < SEQUENCES && started < s + ahead; started++) {
-			generate(base + started, &seq);
+	for (int s = 0; s < count; s++) {
+		for (; started < count && started < s + ahead; started++) {
+			generate(base + started, domains, &seq);
 			start_isolated(&seq, &runs[started]);
 		}
 		finish_isolated(&runs[s], &out);
@@ -338,7 +363,7 @@ static void random_operations_keep_invariants(struct kunit *test)
 			kill(runs[later].pid, SIGKILL);
 			finish_isolated(&runs[later], &(struct outcome){});
 		}
-		generate(base + s, &seq);
+		generate(base + s, domains, &seq);
 		kunit_info(test, "sequence seed %llu fails at op %d: %s", base + s,
 			   out.failed_at, out.how);
 		shrink(&seq, &out);
@@ -348,11 +373,34 @@ static void random_operations_keep_invariants(struct kunit *test)
 		return;
 	}
 	kunit_info(test, "%d sequences, %ld operations, %llu invariant checks, all held",
-		   SEQUENCES, ops, checks);
+		   count, ops, checks);
+}
+
+/*
+ * 400 random sequences of 120-240 operations, seeds --seed .. --seed+399, on
+ * fresh machines of random shape, the invariant checker on. Expect no
+ * sequence to break an invariant, WARN, crash or hang; a failing one is
+ * shrunk and printed with the seed that replays it.
+ */
+static void random_operations_keep_invariants(struct kunit *test)
+{
+	run_sequences(test, false, SEQUENCES);
+}
+
+/*
+ * 100 random sequences as above, each on a random named topology with
+ * its sched domains, with affinity changes and wake-ups by a running
+ * waker (sync or not) among the operations. Expect the same: no broken
+ * invariant, WARN, lock-order or affinity rule, crash or hang.
+ */
+static void random_operations_with_domains_keep_invariants(struct kunit *test)
+{
+	run_sequences(test, true, SEQUENCES / 4);
 }
 
 static struct kunit_case property_cases[] = {
 	KUNIT_CASE(random_operations_keep_invariants),
+	KUNIT_CASE(random_operations_with_domains_keep_invariants),
 	{}
 };
 

@@ -115,6 +115,20 @@ static struct task_struct *new_idle_task(int cpu)
 	return idle;
 }
 
+/* The CPU stopper's thread: the stop class, bound to its CPU. */
+static struct task_struct *new_stop_task(int cpu)
+{
+	struct task_struct *stop = new_idle_task(cpu);
+
+	if (!stop)
+		return NULL;
+	stop->sched_class = &ft_stop_class;
+	stop->policy = SCHED_FIFO;
+	stop->static_prio = stop->prio = stop->normal_prio = MAX_RT_PRIO - 1;
+	stop->on_cpu = 0;
+	return stop;
+}
+
 static void init_rq(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
@@ -127,6 +141,11 @@ static void init_rq(int cpu)
 	INIT_LIST_HEAD(&rq->cfs_tasks);
 	rq->rd = &ft_root_domain;
 	rq->sd = NULL;
+	/* What topology.c records for a CPU with no domain: an LLC of its own. */
+	per_cpu(sd_llc_id, cpu) = cpu;
+	per_cpu(sd_share_id, cpu) = cpu;
+	per_cpu(sd_llc_size, cpu) = 1;
+	ft_nohz_init_rq(rq);
 	rq->online = 1;
 	rq->cpu_capacity = SCHED_CAPACITY_SCALE;
 	rq->avg_idle = 2 * sysctl_sched_migration_cost;
@@ -146,6 +165,8 @@ int ft_boot(int nr_cpus)
 	if (ft_m.booted)
 		ft_shutdown();
 	memset(&ft_m, 0, sizeof(ft_m));
+	ft_smp_reset();
+	ft_nohz_reset();
 	ft_m.nr_cpus = nr_cpus;
 	sysctl_sched_features = ft_default_features();
 	jiffies = INITIAL_JIFFIES;
@@ -188,13 +209,17 @@ int ft_boot(int nr_cpus)
 
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		ft_m.idle[cpu] = new_idle_task(cpu);
-		if (!ft_m.idle[cpu])
+		ft_m.stopper[cpu] = new_stop_task(cpu);
+		if (!ft_m.idle[cpu] || !ft_m.stopper[cpu])
 			return -ENOMEM;
 		init_rq(cpu);
 		ft_m.next_tick[cpu] = TICK_NSEC;
 	}
 	init_sched_fair_class();
 	ft_m.booted = true;
+	/* Every CPU starts in the idle loop (nohz: with its tick stopped). */
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		ft_nohz_idle_enter(cpu);
 	return 0;
 }
 
@@ -202,6 +227,14 @@ void ft_shutdown(void)
 {
 	if (!ft_m.booted)
 		return;
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+		ft_switch_cpu(cpu);	/* exit from idle runs on that CPU */
+		ft_fair_nohz_forget(cpu_rq(cpu));
+	}
+	if (ft_m.has_domains) {
+		ft_topology_teardown();
+		ft_rcu_quiescent();
+	}
 	ft_for_each_task_id(id)
 		ft_host_free(ft_m.tasks[id].p);
 	for (int g = 1; g < FT_MAX_GROUPS; g++) {
@@ -212,6 +245,7 @@ void ft_shutdown(void)
 	}
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		ft_host_free(ft_m.idle[cpu]);
+		ft_host_free(ft_m.stopper[cpu]);
 		ft_host_free(ft_m.cpu_area[cpu]);
 	}
 #ifndef FT_TG_CFS_RQ_PERCPU

@@ -52,6 +52,7 @@ void ft_clock_advance_to(u64 t)
 {
 	if (t <= ft_m.now)
 		return;
+	ft_idle_account(t);
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
 		if (cpu_rq(cpu)->curr != cpu_rq(cpu)->idle)
 			ft_m.busy_ns[cpu] += t - ft_m.now;

@@ -13,8 +13,32 @@
 const struct sched_class rt_sched_class;
 const struct sched_class dl_sched_class;
 
+/*
+ * Two rq locks at once only as double_rq_lock() takes them: the second
+ * nested (lockdep's SINGLE_DEPTH_NESTING) and in rq order (lower CPU
+ * first without core scheduling), or two CPUs could deadlock ABBA.
+ */
+static void check_rq_lock_order(struct rq *rq, int subclass, void *caller)
+{
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+		struct rq *held = cpu_rq(cpu);
+
+		if (held == rq || !raw_spin_is_locked(&held->__lock))
+			continue;
+		if (!subclass)
+			ft_fault_here("rq lock order", caller,
+				      "cpu %d's rq lock taken unnested while cpu %d's is held",
+				      cpu_of(rq), cpu);
+		else if (cpu > cpu_of(rq))
+			ft_fault_here("rq lock order", caller,
+				      "cpu %d's rq lock taken after cpu %d's (double_rq_lock order)",
+				      cpu_of(rq), cpu);
+	}
+}
+
 void raw_spin_rq_lock_nested(struct rq *rq, int subclass)
 {
+	check_rq_lock_order(rq, subclass, __builtin_return_address(0));
 	raw_spin_lock(&rq->__lock);
 }
 
@@ -115,6 +139,11 @@ void resched_curr_lazy(struct rq *rq)
 
 void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
+	/* RESTORE puts a task back where it was while its mask changes. */
+	if (!(flags & ENQUEUE_RESTORE) && !cpumask_test_cpu(cpu_of(rq), p->cpus_ptr))
+		ft_fault_here("affinity violated", __builtin_return_address(0),
+			      "task %d enqueued on cpu %d outside its mask %#lx",
+			      p->pid, cpu_of(rq), cpumask_bits(p->cpus_ptr)[0]);
 	if (!(flags & ENQUEUE_NOCLOCK))
 		update_rq_clock(rq);
 	p->sched_class->enqueue_task(rq, p, flags);
@@ -159,6 +188,10 @@ void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 
 void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 {
+	if (!cpumask_test_cpu(new_cpu, p->cpus_ptr))
+		ft_fault_here("affinity violated", __builtin_return_address(0),
+			      "task %d moved to cpu %u outside its mask %#lx", p->pid, new_cpu,
+			      cpumask_bits(p->cpus_ptr)[0]);
 	if (task_cpu(p) != new_cpu) {
 		if (p->sched_class->migrate_task_rq)
 			p->sched_class->migrate_task_rq(p, new_cpu);
@@ -234,6 +267,12 @@ static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
 {
 	struct task_struct *next;
 
+	/* The stop class is above every other: its thread runs first. */
+	if (ft_stop_pending(cpu_of(rq))) {
+		next = ft_m.stopper[cpu_of(rq)];
+		put_prev_set_next_task(rq, prev, next);
+		return next;
+	}
 	do {
 		next = pick_next_task_fair(rq, prev, rf);
 	} while (next == RETRY_TASK);
@@ -249,6 +288,12 @@ static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
 {
 	struct task_struct *next;
 
+	/* The stop class is above every other: its thread runs first. */
+	if (ft_stop_pending(cpu_of(rq))) {
+		next = ft_m.stopper[cpu_of(rq)];
+		put_prev_set_next_task(rq, prev, next);
+		return next;
+	}
 	do {
 		next = fair_sched_class.pick_task(rq, rf);
 	} while (next == RETRY_TASK);
@@ -278,7 +323,10 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	rq->clock_update_flags = RQCF_UPDATED;
 
 	prev = rq->curr;
-	if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
+	if (prev == ft_m.stopper[cpu] && !preempt) {
+		/* its works done, the stopper sleeps */
+		ft_stopper_sleeps(rq);
+	} else if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
 		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;
 
 		/* A dying task must not stay behind as a delayed dequeue. */
@@ -297,7 +345,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		prev->on_cpu = 0;
 		next->on_cpu = 1;
 		ft_set_current(cpu, next);
-		if (next != rq->idle)
+		if (next != rq->idle && next != ft_m.stopper[cpu])
 			ft_m.tasks[next->pid].switches_in++;
 		ft_event(FT_EV_SWITCH);
 		ft_observe_switch(cpu, prev, next, preempt);
@@ -307,15 +355,23 @@ void ft_schedule_cpu(int cpu, bool preempt)
 
 	if (prev != next && READ_ONCE(prev->__state) == TASK_DEAD)
 		ft_task_dead(prev);
+	/* The idle loop: the tick stops on entry (nohz), restarts on exit. */
+	if (prev != next && next == rq->idle)
+		ft_nohz_idle_enter(cpu);
+	else if (prev != next && prev == rq->idle)
+		ft_nohz_idle_exit(cpu);
 }
 
-/* The preemption points: every CPU whose curr was asked to resched. */
+/*
+ * The preemption points: stopper work first (it preempts), then every CPU
+ * whose curr was asked to resched; RCU callbacks once all is quiet.
+ */
 void ft_resched_pending(void)
 {
 	bool again;
 
 	do {
-		again = false;
+		again = ft_run_stoppers();
 		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 			if (test_tsk_need_resched(cpu_rq(cpu)->curr)) {
 				ft_schedule_cpu(cpu, true);
@@ -323,6 +379,12 @@ void ft_resched_pending(void)
 			}
 		}
 	} while (again);
+	ft_rcu_quiescent();
+	/* An operation ends here: it must leave no rq lock behind. */
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (raw_spin_is_locked(&cpu_rq(cpu)->__lock))
+			ft_fault_here("rq lock held at operation end",
+				      __builtin_return_address(0), "cpu %d", cpu);
 }
 
 u64 ft_cpu_nr_switches(int cpu)
@@ -367,6 +429,30 @@ const struct sched_class ft_idle_class = {
 	.put_prev_task = ft_put_prev_task_idle,
 	.set_next_task = ft_set_next_task_idle,
 	.wakeup_preempt = ft_wakeup_preempt_idle,
+	.task_tick = ft_task_tick_idle,
+	.update_curr = ft_update_curr_idle,
+};
+
+/* The stop class: the CPU stopper's thread (smp.c), above every task. */
+#ifdef FT_PICK_TASK_TAKES_RF
+static struct task_struct *ft_pick_task_stop(struct rq *rq, struct rq_flags *rf)
+#else
+static struct task_struct *ft_pick_task_stop(struct rq *rq)
+#endif
+{
+	return ft_stop_pending(cpu_of(rq)) ? ft_m.stopper[cpu_of(rq)] : NULL;
+}
+
+/* Nothing preempts the stopper; it runs to completion. */
+static void ft_wakeup_preempt_stop(struct rq *rq, struct task_struct *p, int flags)
+{
+}
+
+const struct sched_class ft_stop_class = {
+	.pick_task = ft_pick_task_stop,
+	.put_prev_task = ft_put_prev_task_idle,
+	.set_next_task = ft_set_next_task_idle,
+	.wakeup_preempt = ft_wakeup_preempt_stop,
 	.task_tick = ft_task_tick_idle,
 	.update_curr = ft_update_curr_idle,
 };

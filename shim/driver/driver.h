@@ -33,6 +33,13 @@ struct ft_task {
 	} lag;
 };
 
+/* Unreasonable idle (idle.c): per CPU, the open interval and the counts. */
+struct ft_idle_detector {
+	u64 since[NR_CPUS];		/* 0: no interval open on that CPU */
+	u64 count[NR_CPUS][FT_IDLE_BUCKETS];
+	u64 longest[NR_CPUS];
+};
+
 /* The bridge operation in progress, named in invariant reports. */
 struct ft_op {
 	const char *name;
@@ -49,6 +56,13 @@ struct ft_machine {
 	u64 busy_ns[NR_CPUS];
 	void *cpu_area[NR_CPUS];
 	struct task_struct *idle[NR_CPUS];
+	struct task_struct *stopper[NR_CPUS];	/* the stop class's thread */
+	bool has_domains;		/* booted with a topology (topology.c) */
+	u64 stop_works;			/* stopper works queued since boot */
+	bool stopper_queued[NR_CPUS];	/* woken, not yet asleep again */
+	bool tick_stopped[NR_CPUS];	/* nohz: idle with its tick stopped */
+	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
+	struct ft_idle_detector idle_det;
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
@@ -147,6 +161,27 @@ void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *ne
 void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p);
 void ft_observe_migrate(struct task_struct *p, int dest_cpu);
 void ft_cpus_from_bits(struct cpumask *mask, u64 bits);
+
+/* smp.c: softirq, stopper, RCU, rq online */
+void ft_irq_exit(int cpu);
+bool ft_stop_pending(int cpu);
+void ft_stopper_sleeps(struct rq *rq);
+bool ft_run_stoppers(void);
+void ft_rcu_quiescent(void);
+void ft_smp_reset(void);
+extern const struct sched_class ft_stop_class;
+
+/* nohz.c: idle CPUs without a tick, IPIs */
+u64 ft_next_ipi(void);
+void ft_deliver_ipis(void);
+void ft_nohz_reset(void);
+void ft_nohz_init_rq(struct rq *rq);
+void ft_nohz_idle_enter(int cpu);
+void ft_nohz_idle_exit(int cpu);
+
+/* topology.c, idle.c */
+void ft_topology_teardown(void);	/* shim/topology_unit.c */
+void ft_idle_account(u64 until);
 
 /* clock.c */
 u64 ft_clock_now(void);

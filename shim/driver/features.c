@@ -78,6 +78,13 @@ static const struct ft_feature_probe probes[] = {
 	  false,
 #endif
 	  "tree clamps lag by the entity's own slice, not the queue's largest (cfs_rq_max_slice())" },
+	{ "nohz_idle",
+#ifdef CONFIG_NO_HZ_IDLE
+	  true,
+#else
+	  false,
+#endif
+	  "every CPU ticks in this profile (make check PROFILE=nohz has NO_HZ_IDLE)" },
 };
 
 const char *ft_tree_lacks(const char *feature)

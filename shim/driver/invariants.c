@@ -436,9 +436,11 @@ void ft_check_invariants(struct rq *rq)
 	}
 	for (int i = 0; i < n; i++)
 		check_members(&members[i]);
-	if (rq->nr_running != rq->cfs.FT_CFS_H_NR || rq->nr_running != queued)
+	/* the stop class's thread counts in the rq, not in the fair queues */
+	if (rq->nr_running != rq->cfs.FT_CFS_H_NR + ft_m.stopper_queued[cpu] ||
+	    rq->nr_running != queued + ft_m.stopper_queued[cpu])
 		broken(RULE_RQ_NR_RUNNING, &rq->cfs, "rq %u, cfs h_nr %u, tasks queued %u",
-		       rq->nr_running, rq->cfs.FT_CFS_H_NR, queued);
+		       rq->nr_running, rq->cfs.FT_CFS_H_NR, queued + ft_m.stopper_queued[cpu]);
 #ifdef FT_FLAT_PICK
 	{
 		unsigned int in_tree = !!queued_curr(&rq->cfs);

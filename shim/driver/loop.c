@@ -34,6 +34,7 @@ static void tick_once(int cpu)
 	local_irq_enable();
 	rq->idle_balance = idle_cpu(cpu);
 	sched_balance_trigger(rq);
+	ft_irq_exit(cpu);
 	ft_resched_pending();
 }
 
@@ -106,9 +107,11 @@ static u64 next_event(u64 end)
 	u64 next = end;
 
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		next = min(next, ft_m.next_tick[cpu]);
+		if (!ft_m.tick_stopped[cpu])
+			next = min(next, ft_m.next_tick[cpu]);
 		next = min(next, budget_end(cpu));
 	}
+	next = min(next, ft_next_ipi());
 	ft_for_each_task_id(id)
 		if (ft_m.tasks[id].wake_at)
 			next = min(next, ft_m.tasks[id].wake_at);
@@ -149,8 +152,9 @@ static void run_events(void)
 				    (t->resume_at ? 0 : t->run_ns);
 		ft_task_wake(id);
 	}
+	ft_deliver_ipis();
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		if (ft_m.next_tick[cpu] > ft_m.now)
+		if (ft_m.tick_stopped[cpu] || ft_m.next_tick[cpu] > ft_m.now)
 			continue;
 		if (ft_host_fail(FT_FP_TICK_DELAYED)) {
 			ft_m.next_tick[cpu] = ft_m.now + tick_delay(cpu);

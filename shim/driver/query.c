@@ -62,6 +62,8 @@ int ft_task_info(int id, struct ft_task_info *info)
 		.custom_slice = p->se.custom_slice,
 		.group = ft_group_id(p->sched_task_group),
 		.nr_switches_in = ft_m.tasks[id].switches_in,
+		.load_avg = p->se.avg.load_avg,
+		.util_avg = p->se.avg.util_avg,
 	};
 	return 0;
 }
@@ -165,6 +167,10 @@ int ft_cfs_info(int cpu, int group, struct ft_cfs_info *info)
 		.avg_vruntime = cfs_rq->FT_CFS_SUM_V,
 		.avg_load = cfs_rq->FT_CFS_SUM_W,
 		.zero_vruntime = (s64)cfs_rq->FT_CFS_ZERO_VRUNTIME,
+		.load_avg = cfs_rq->avg.load_avg,
+		.util_avg = cfs_rq->avg.util_avg,
+		.removed_load_avg = cfs_rq->removed.load_avg,
+		.removed_util_avg = cfs_rq->removed.util_avg,
 	};
 	return 0;
 }

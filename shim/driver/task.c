@@ -124,10 +124,32 @@ static void disallow_cpu(struct task_struct *p, int cpu)
 	p->sched_class->set_cpus_allowed(p, &ac);
 }
 
-static int ttwu(int id)
+/*
+ * ttwu_do_activate()'s end: a wake-up ends the CPU's idle period that
+ * new-idle balancing stamped, and feeds rq->avg_idle, which decides
+ * whether the next new-idle balance is worth its cost.
+ */
+static void note_idle_end(struct rq *rq)
+{
+	if (rq->idle_stamp) {
+		u64 delta = rq_clock(rq) - rq->idle_stamp;
+		u64 max = 2 * rq->max_idle_balance_cost;
+
+		update_avg(&rq->avg_idle, delta);
+		if (rq->avg_idle > max)
+			rq->avg_idle = max;
+		rq->idle_stamp = 0;
+	}
+}
+
+/*
+ * try_to_wake_up() from @waker_cpu (-1: a timer on the task's own CPU,
+ * whose current task is then the waker) with @extra wake flags (WF_SYNC).
+ */
+static int ttwu(int id, int waker_cpu, int extra)
 {
 	struct task_struct *p = ft_task_of(id);
-	int cpu, wake_flags = WF_TTWU;
+	int cpu, wake_flags = WF_TTWU | extra;
 	struct rq_flags rf;
 	struct rq *rq;
 
@@ -159,7 +181,7 @@ static int ttwu(int id)
 	/* an affinity change raced with the sleep: prev CPU not allowed now */
 	if (ft_m.nr_cpus > 1 && ft_host_fail(FT_FP_WAKE_DISALLOWED_CPU))
 		disallow_cpu(p, task_cpu(p));
-	ft_switch_cpu(task_cpu(p));
+	ft_switch_cpu(waker_cpu < 0 ? task_cpu(p) : waker_cpu);
 	cpu = ft_select_task_rq(p, p->wake_cpu, &wake_flags);
 	if (task_cpu(p) != cpu) {
 		wake_flags |= WF_MIGRATED;
@@ -173,6 +195,7 @@ static int ttwu(int id)
 		      (wake_flags & WF_MIGRATED ? ENQUEUE_MIGRATED : 0));
 	wakeup_preempt(rq, p, wake_flags);
 	WRITE_ONCE(p->__state, TASK_RUNNING);
+	note_idle_end(rq);
 	ft_observe_wake(FT_OBS_WAKEUP, p);
 	unlock_task(rq, p, &rf);
 	return 0;
@@ -181,11 +204,23 @@ static int ttwu(int id)
 /* A duplicate finds the task running: try_to_wake_up()'s state check. */
 int ft_task_wake(int id)
 {
-	int ret = ttwu(id);
+	int ret = ttwu(id, -1, 0);
 
 	if (!ret && ft_host_fail(FT_FP_WAKE_DUPLICATE))
-		ttwu(id);
+		ttwu(id, -1, 0);
 	return ret;
+}
+
+/* A running task wakes @id from its own CPU, as a pipe write or futex does. */
+int ft_task_wake_by(int id, int waker, bool sync)
+{
+	struct task_struct *w = ft_task_of(waker);
+
+	if (!w)
+		return -ESRCH;
+	if (!task_current(task_rq(w), w))
+		return -EBUSY;
+	return ttwu(id, task_cpu(w), sync ? WF_SYNC : 0);
 }
 
 /*
@@ -402,6 +437,9 @@ int ft_task_migrate(int id, int cpu)
 		return -EINVAL;
 	if (task_cpu(p) == cpu)
 		return 0;
+	/* can_migrate_task(): never to a CPU outside the task's mask */
+	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
+		return -EINVAL;
 	if (task_current(task_rq(p), p))
 		return -EBUSY;	/* the running task is moved by a stopper */
 	if (!task_on_rq_queued(p)) {
@@ -418,4 +456,94 @@ int ft_task_migrate(int id, int cpu)
 	wakeup_preempt(rq, p, 0);
 	unlock_task(rq, p, &rf);
 	return 0;
+}
+
+/* migration_cpu_stop(), for the task set_affinity found running. */
+struct ft_migration_arg {
+	struct task_struct *p;
+	int dest_cpu;
+};
+static struct ft_migration_arg migration_arg[NR_CPUS];
+
+/* move_queued_task(): off its rq, onto @dest, preempting there if due. */
+static void move_queued(struct rq *rq, struct rq_flags *rf, struct task_struct *p,
+			int dest)
+{
+	deactivate_task(rq, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(p, dest);
+	task_rq_unlock(rq, p, rf);
+
+	rq = lock_task(p, rf);
+	activate_task(rq, p, ENQUEUE_NOCLOCK);
+	wakeup_preempt(rq, p, 0);
+	task_rq_unlock(rq, p, rf);
+}
+
+static int migration_stop(void *data)
+{
+	struct ft_migration_arg *arg = data;
+	struct task_struct *p = arg->p;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	rq = task_rq_lock(p, &rf);
+	update_rq_clock(rq);
+	/* It may have slept, or moved, since the work was queued. */
+	if (task_rq(p) == this_rq() && task_on_rq_queued(p) &&
+	    !cpumask_test_cpu(task_cpu(p), p->cpus_ptr))
+		move_queued(rq, &rf, p, arg->dest_cpu);
+	else
+		task_rq_unlock(rq, p, &rf);
+	return 0;
+}
+
+/*
+ * sched_setaffinity(): the new mask under the dequeue/put bracket, then
+ * affine_move_task(): a task on a CPU it may no longer use is moved, by
+ * the CPU's stopper if it is running there, directly if merely queued; a
+ * sleeping one finds an allowed CPU when it wakes (select_task_rq()).
+ */
+int ft_task_set_affinity(int id, u64 mask)
+{
+	struct task_struct *p = ft_task_of(id);
+	struct cpumask new_mask;
+	struct affinity_context ac = { .new_mask = &new_mask };
+	struct change_ctx c;
+	int dest;
+
+	ft_op_begin("set_affinity", id, mask);
+	if (!p)
+		return -ESRCH;
+	cpumask_clear(&new_mask);
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (mask >> cpu & 1)
+			cpumask_set_cpu(cpu, &new_mask);
+	if (!cpumask_intersects(&new_mask, cpu_active_mask))
+		return -EINVAL;
+	change_begin(p, &c, 0);
+	p->sched_class->set_cpus_allowed(p, &ac);
+	change_end(p, &c);
+	if (cpumask_test_cpu(task_cpu(p), &new_mask) || !task_on_rq_queued(p)) {
+		unlock_task(c.rq, p, &c.rf);
+		return 0;
+	}
+	dest = cpumask_any_and(cpu_active_mask, &new_mask);
+	if (c.running) {
+		migration_arg[task_cpu(p)] = (struct ft_migration_arg){ p, dest };
+		task_rq_unlock(c.rq, p, &c.rf);
+		stop_one_cpu_nowait(task_cpu(p), migration_stop,
+				    &migration_arg[task_cpu(p)], NULL);
+		ft_resched_pending();
+		return 0;
+	}
+	move_queued(c.rq, &c.rf, p, dest);
+	ft_resched_pending();
+	return 0;
+}
+
+u64 ft_task_affinity(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	return p ? cpumask_bits(p->cpus_ptr)[0] : 0;
 }

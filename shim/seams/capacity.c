@@ -23,6 +23,11 @@ int ft_set_cpu_capacity(int cpu, unsigned long capacity)
 	return 0;
 }
 
+void ft_capacity_reset(void)
+{
+	memset(cpu_capacity_of, 0, sizeof(cpu_capacity_of));
+}
+
 DEFINE_PER_CPU(unsigned long, cpufreq_pressure);
 
 /* Running at full frequency; at 0 the PELT clock would never advance. */

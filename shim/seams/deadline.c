@@ -37,3 +37,35 @@ void dl_server_update_idle_time(struct rq *rq, struct task_struct *p)
 {
 	SEAM_NOOP();
 }
+
+/*
+ * The root domain's deadline bookkeeping (bandwidth, the cpudl heap), set
+ * up and torn down by topology.c with every root domain: no deadline
+ * tasks, so nothing to track.
+ */
+void init_dl_bw(struct dl_bw *dl_b)
+{
+	SEAM_NOOP();
+}
+
+int cpudl_init(struct cpudl *cp)
+{
+	SEAM_NOOP();
+	return 0;
+}
+
+void cpudl_cleanup(struct cpudl *cp)
+{
+	SEAM_NOOP();
+}
+
+void dl_clear_root_domain(struct root_domain *rd)
+{
+	SEAM_NOOP();
+}
+
+/* Only for a fair server already started; ours never is (dl_server_start). */
+void __dl_server_attach_root(struct sched_dl_entity *dl_se, struct rq *rq)
+{
+	SEAM_ABORT();
+}

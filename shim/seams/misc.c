@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Seams owned by subsystems fair.c only touches in passing: softirq,
- * stop_machine, kthread, sysctl, cgroup accounting, printk, prandom.
+ * Seams owned by subsystems fair.c only touches in passing: kthread,
+ * sysctl, cgroup accounting, printk, prandom, jump labels, kstrtox. (The
+ * softirq, the CPU stopper and RCU callbacks are the driver's: smp.c.)
  * Counted no-ops, except where a value must be returned (fakes) or where
  * reaching the seam means work the harness does not model (aborts).
  */
@@ -14,29 +15,6 @@
 #include <linux/prandom.h>
 #include "seam.h"
 #include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
-
-void open_softirq(int nr, void (*action)(void))
-{
-	SEAM_NOOP();
-}
-
-/* SCHED_SOFTIRQ is load balancing: no domains, nothing to run. */
-void raise_softirq(unsigned int nr)
-{
-	SEAM_NOOP();
-}
-
-/* Returns bool up to 7.2, void from 7.3 (queueing cannot fail there). */
-#ifdef FT_STOP_NOWAIT_VOID
-void
-#else
-bool
-#endif
-stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
-		    struct cpu_stop_work *work_buf)
-{
-	SEAM_ABORT();
-}
 
 bool kthread_is_per_cpu(struct task_struct *p)
 {
@@ -77,6 +55,15 @@ u32 prandom_u32_state(struct rnd_state *state)
 {
 	state->s1 = state->s1 * 1103515245u + 12345u;
 	return state->s1;
+}
+
+/* Jump labels are plain counters (CONFIG_JUMP_LABEL off); init is done. */
+bool static_key_initialized = true;
+
+/* Only topology.c's boot-parameter parser calls it; we pass no parameters. */
+int kstrtoint(const char *s, unsigned int base, int *res)
+{
+	SEAM_ABORT();
 }
 
 /*

@@ -61,3 +61,17 @@ void print_cfs_rq(struct seq_file *m, int cpu, struct cfs_rq *cfs_rq)
 {
 	SEAM_ABORT();
 }
+
+/* sched_verbose: topology.c prints its domains when set (off: quiet runs). */
+bool sched_debug_verbose;
+
+/* The debugfs and sysctl views of the domains: nothing to publish. */
+void dirty_sched_domain_sysctl(int cpu)
+{
+	SEAM_NOOP();
+}
+
+void update_sched_domain_debugfs(void)
+{
+	SEAM_NOOP();
+}

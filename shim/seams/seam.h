@@ -56,4 +56,10 @@ void ft_cpu_up(int cpu, struct task_struct *idle);
 /* The driver's hook before a spinlock is released (an rq lock: check). */
 void ft_spin_releasing(struct raw_spinlock *lock);
 
+/* The arch facts topology.c reads (seams/topology.c, seams/capacity.c). */
+struct cpumask;
+void ft_arch_set_masks(int cpu, const struct cpumask *smt,
+		       const struct cpumask *cls, const struct cpumask *llc);
+void ft_capacity_reset(void);	/* every CPU back to full capacity */
+
 #endif /* FAIRTEST_SEAM_H */

@@ -3,7 +3,8 @@
  * Seams owned by kernel/cpu.c, mm/percpu.c and arch/x86's SMP boot: the
  * CPU masks, the per-CPU area offsets and the per-CPU "hot" block where
  * x86 keeps current and the CPU number. Fakes: the driver fills them at
- * ft_boot() for the number of fake CPUs asked for.
+ * ft_boot() for the number of fake CPUs asked for. (alloc_percpu() is
+ * seams/percpu.c.)
  */
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
@@ -33,7 +34,6 @@ DEFINE_PER_CPU_CACHE_HOT(int, cpu_number);
 DEFINE_PER_CPU_CACHE_HOT(__typeof__(__preempt_count), __preempt_count);	/* int up to 7.2 */
 #define ft_preempt_count	__preempt_count
 #endif
-DEFINE_PER_CPU_READ_MOSTLY(cpumask_var_t, cpu_sibling_map);
 
 /* Where the asm/percpu.h override points every this_cpu access. */
 unsigned long fairtest_cpu_offset;

@@ -1,44 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Seams owned by kernel/sched/topology.c. Fakes describing a machine with
- * no sched domains: every per-CPU domain pointer is NULL, so fair.c takes
- * its "no domain" paths (wake-ups stay on the previous CPU, no periodic or
- * idle balancing). Load balancing gets real domains in its own issue.
+ * The arch facts the tree's own kernel/sched/topology.c (shim/topology_unit.c)
+ * builds sched domains from, as arch/x86's smpboot would report them: the
+ * SMT sibling, L2-cluster and LLC masks of every CPU. Fakes filled from a
+ * topology description at boot (driver/topology.c); a machine booted
+ * without one has every CPU alone at every level. Also core.c's two
+ * cache-sharing predicates, which read what topology.c derived.
  */
 #include <linux/sched/topology.h>
-#include <linux/jump_label.h>
 #include "../ksched.h"
 #include "seam.h"
 #include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 
-DEFINE_PER_CPU(struct sched_domain __rcu *, sd_llc);
-DEFINE_PER_CPU(int, sd_llc_size);
-DEFINE_PER_CPU(int, sd_llc_id);
-DEFINE_PER_CPU(int, sd_share_id);
-DEFINE_PER_CPU(struct sched_domain_shared __rcu *, sd_llc_shared);
-#ifdef FT_HAVE_SD_BALANCE_SHARED
-DEFINE_PER_CPU(struct sched_domain_shared __rcu *, sd_balance_shared);
-#endif
-DEFINE_PER_CPU(struct sched_domain __rcu *, sd_numa);
-DEFINE_PER_CPU(struct sched_domain __rcu *, sd_asym_packing);
-DEFINE_PER_CPU(struct sched_domain __rcu *, sd_asym_cpucapacity);
+DEFINE_PER_CPU_READ_MOSTLY(cpumask_var_t, cpu_sibling_map);
+static struct cpumask cluster_mask[NR_CPUS], llc_mask[NR_CPUS];
 
-DEFINE_STATIC_KEY_FALSE(sched_asym_cpucapacity);
-DEFINE_STATIC_KEY_FALSE(sched_cluster_active);
-LIST_HEAD(asym_cap_list);
+const struct cpumask *cpu_clustergroup_mask(int cpu)
+{
+	return &cluster_mask[cpu];
+}
 
-/* With one CPU per LLC, sharing a cache means being the same CPU. */
+const struct cpumask *cpu_coregroup_mask(int cpu)
+{
+	return &llc_mask[cpu];
+}
+
+/* CPU @cpu shares its core (SMT), L2 and LLC with @smt, @cls and @llc. */
+void ft_arch_set_masks(int cpu, const struct cpumask *smt,
+		       const struct cpumask *cls, const struct cpumask *llc)
+{
+	cpumask_copy(per_cpu(cpu_sibling_map, cpu), smt);
+	cpumask_copy(&cluster_mask[cpu], cls);
+	cpumask_copy(&llc_mask[cpu], llc);
+}
+
 bool cpus_share_cache(int this_cpu, int that_cpu)
 {
-	return this_cpu == that_cpu;
+	if (this_cpu == that_cpu)
+		return true;
+	return per_cpu(sd_llc_id, this_cpu) == per_cpu(sd_llc_id, that_cpu);
 }
 
 bool cpus_share_resources(int this_cpu, int that_cpu)
 {
-	return this_cpu == that_cpu;
-}
-
-int group_balance_cpu(struct sched_group *sg)
-{
-	SEAM_ABORT();
+	if (this_cpu == that_cpu)
+		return true;
+	return per_cpu(sd_share_id, this_cpu) == per_cpu(sd_share_id, that_cpu);
 }

@@ -94,7 +94,7 @@ run() {
 		warn++; s = $0; sub(/.*WARN at /, "", s); sub(/:[^:0-9].*$/, "", s)
 		sig["WARN at " s]++
 	}
-	/(lock taken twice|lock released unheld|without rq lock) at / {
+	/(lock taken twice|lock released unheld|without rq lock|rq lock order|rq lock held at operation end|affinity violated) at / {
 		s = $0; sub(/^ *(# [^:]*: )?/, "", s); sub(/ at .*/, "", s)
 		sig["shim rule broken: " s]++	# the driver broke core.c protocol
 	}

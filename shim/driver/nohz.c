@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Idle CPUs that stop their tick (the nohz profile, CONFIG_NO_HZ_IDLE),
+ * and the IPIs that wake them: what the idle loop, the tick code and
+ * kernel/smp.c do around fair.c's nohz balancing. A CPU that switches to
+ * idle runs nohz_run_idle_balance() and enters nohz.idle_cpus_mask
+ * (nohz_balance_enter_idle()) with its tick stopped; its first task
+ * restarts the tick on the global tick grid. A busy tick may kick an idle
+ * CPU (kick_ilb()) with smp_call_function_single_async(): the call is
+ * delivered by the event loop a fixed latency later (ft_set_ipi_latency()),
+ * runs the rq's nohz_csd handler (core.c's nohz_csd_func(), written here)
+ * in interrupt context, and the SCHED_SOFTIRQ it raises balances for all
+ * idle CPUs at that interrupt's exit. Without NO_HZ_IDLE every CPU keeps
+ * ticking and nothing here happens.
+ */
+#include "driver.h"
+
+#define FT_MAX_IPIS	NR_CPUS
+
+static struct { call_single_data_t *csd; int cpu; u64 at; } ipis[FT_MAX_IPIS];
+static int nr_ipis;
+static u64 ipi_latency = NSEC_PER_USEC;
+static u64 ipis_delivered;
+
+u64 ft_ipis_delivered(void)
+{
+	return ipis_delivered;
+}
+
+void ft_set_ipi_latency(u64 ns)
+{
+	ipi_latency = ns;
+}
+
+int smp_call_function_single_async(int cpu, call_single_data_t *csd)
+{
+	if (csd->node.u_flags & CSD_FLAG_LOCK)
+		return -EBUSY;
+	if (nr_ipis == FT_MAX_IPIS)
+		ft_host_abort("IPI queue full: calls queued faster than delivered");
+	csd->node.u_flags |= CSD_FLAG_LOCK;
+	ipis[nr_ipis++] = (typeof(ipis[0])){ csd, cpu, ft_m.now + ipi_latency };
+	return 0;
+}
+
+/* The earliest IPI delivery, U64_MAX if none is in flight. */
+u64 ft_next_ipi(void)
+{
+	u64 next = U64_MAX;
+
+	for (int i = 0; i < nr_ipis; i++)
+		next = min(next, ipis[i].at);
+	return next;
+}
+
+/* Each IPI due by now, in the order sent: the handler, then irq exit. */
+void ft_deliver_ipis(void)
+{
+	for (int i = 0; i < nr_ipis; ) {
+		call_single_data_t *csd = ipis[i].csd;
+		int cpu = ipis[i].cpu;
+
+		if (ipis[i].at > ft_m.now) {
+			i++;
+			continue;
+		}
+		memmove(&ipis[i], &ipis[i + 1], (nr_ipis - i - 1) * sizeof(ipis[0]));
+		nr_ipis--;
+		ft_switch_cpu(cpu);
+		local_irq_disable();
+		csd->node.u_flags &= ~CSD_FLAG_LOCK;	/* async: unlocked first */
+		csd->func(csd->info);
+		ipis_delivered++;
+		local_irq_enable();
+		ft_irq_exit(cpu);
+		ft_resched_pending();
+	}
+}
+
+bool ft_tick_stopped(int cpu)
+{
+	return cpu >= 0 && cpu < ft_m.nr_cpus && ft_m.tick_stopped[cpu];
+}
+
+void ft_nohz_reset(void)
+{
+	nr_ipis = 0;
+	ipis_delivered = 0;
+	ipi_latency = NSEC_PER_USEC;
+}
+
+#ifdef CONFIG_NO_HZ_COMMON
+/* core.c's nohz_csd_func(): the kicked CPU balances for the idle ones. */
+static void ft_nohz_csd_func(void *info)
+{
+	struct rq *rq = info;
+	int cpu = cpu_of(rq);
+	unsigned int flags;
+
+	flags = atomic_fetch_andnot(NOHZ_KICK_MASK | NOHZ_NEWILB_KICK, nohz_flags(cpu));
+	WARN_ON(!(flags & NOHZ_KICK_MASK));
+	rq->idle_balance = idle_cpu(cpu);
+	if (rq->idle_balance) {
+		rq->nohz_idle_balance = flags;
+		raise_softirq(SCHED_SOFTIRQ);
+	}
+}
+
+void ft_nohz_init_rq(struct rq *rq)
+{
+	INIT_CSD(&rq->nohz_csd, ft_nohz_csd_func, rq);
+}
+
+/* do_idle(): the pending new-idle ILB, then the tick stops. */
+void ft_nohz_idle_enter(int cpu)
+{
+	ft_switch_cpu(cpu);
+	nohz_run_idle_balance(cpu);
+	if (cpu_rq(cpu)->curr != cpu_rq(cpu)->idle)
+		return;
+	nohz_balance_enter_idle(cpu);
+	ft_m.tick_stopped[cpu] = true;
+}
+
+/* Leaving idle restarts the tick at the next period of the tick grid. */
+void ft_nohz_idle_exit(int cpu)
+{
+	if (!ft_m.tick_stopped[cpu])
+		return;
+	ft_m.tick_stopped[cpu] = false;
+	ft_m.next_tick[cpu] = (div64_u64(ft_m.now, TICK_NSEC) + 1) * TICK_NSEC;
+}
+#else
+void ft_nohz_init_rq(struct rq *rq)
+{
+}
+
+void ft_nohz_idle_enter(int cpu)
+{
+}
+
+void ft_nohz_idle_exit(int cpu)
+{
+}
+#endif

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load balancing by the tree's fair.c over domains from its topology.c:
+ * periodic balancing from the tick's SCHED_SOFTIRQ, new-idle balancing
+ * from the pick path, active balancing through the CPU stopper. Each case
+ * states a bound derived from the balancer's documented rules (intervals,
+ * cache_nice_tries, the active-balance threshold), so a change that makes
+ * the balancer slower or wrong fails here by name.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+
+/* Tasks per CPU of @ids; returns max - min. */
+static int spread(struct kunit *test, const int *ids, int n, int nr_cpus, char *buf,
+		  size_t size)
+{
+	int per[FT_MAX_CPUS] = { 0 }, lo = n, hi = 0;
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++)
+		per[ft_test_info(test, ids[i]).cpu]++;
+	for (int c = 0; c < nr_cpus; c++) {
+		lo = per[c] < lo ? per[c] : lo;
+		hi = per[c] > hi ? per[c] : hi;
+		if (len < size)
+			len += snprintf(buf + len, size - len, "%s%d", c ? " " : "", per[c]);
+	}
+	return hi - lo;
+}
+
+/*
+ * N CPU-bound tasks all pinned to CPU 0, then allowed everywhere, on a
+ * machine of M = N CPUs. Expect a spread of at most one task per CPU
+ * within the bound below, and still so at the end of the run.
+ *
+ * The bound: an idle CPU balances at each tick once its level's
+ * balance_interval (span_weight ms, doubling to at most max_interval =
+ * 2 * span_weight ms) has passed. A pull can fail while the only
+ * waiting task is cache hot (it ran within sysctl_sched_migration_cost,
+ * 0.5 ms), but once nr_balance_failed exceeds cache_nice_tries (1) hot
+ * tasks may move, and past cache_nice_tries + 2 the stopper moves even
+ * the running one: at most cache_nice_tries + 3 = 4 attempts, each at
+ * most max_interval of the top level apart, per task moved. N - 1 tasks
+ * must move, one after another in the worst case: (N - 1) * 4 *
+ * max_interval, plus one tick to notice. Pessimistic on purpose (idle
+ * CPUs pull in parallel); what it excludes is a balancer that stalls.
+ */
+static void converge(struct kunit *test, const char *topo, int n, unsigned int top_weight)
+{
+	ft_u64 bound = (n - 1) * 4ULL * 2 * top_weight * NSEC_PER_MSEC + ft_tick_nsec();
+	ft_u64 start, reached = 0;
+	int ids[FT_MAX_CPUS];
+	char buf[128];
+
+	ft_test_boot_topology(test, topo);
+	for (int i = 0; i < n; i++) {
+		ids[i] = ft_test_fork(test, 0, 0);
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 1), 0);
+	}
+	spread(test, ids, n, n, buf, sizeof(buf));
+	for (int i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], ~0ULL), 0);
+	start = ft_now();
+	while (ft_now() - start < bound + 100 * NSEC_PER_MSEC) {
+		ft_run_for(NSEC_PER_MSEC);
+		if (!reached && spread(test, ids, n, n, buf, sizeof(buf)) <= 1)
+			reached = ft_now() - start;
+	}
+	kunit_info(test, "%s: %d tasks spread at %llu ms (bound %llu ms); at the end: %s",
+		   topo, n, reached / NSEC_PER_MSEC, bound / NSEC_PER_MSEC, buf);
+	KUNIT_EXPECT_GT_MSG(test, reached, 0, "%s: never spread: %s", topo, buf);
+	KUNIT_EXPECT_LE(test, reached, bound);
+	KUNIT_EXPECT_LE_MSG(test, spread(test, ids, n, n, buf, sizeof(buf)), 1,
+			    "%s: spread again at the end: %s", topo, buf);
+	ft_shutdown();
+}
+
+/* converge() on four CPUs sharing an LLC: 4 tasks. */
+static void tasks_spread_on_mc_4(struct kunit *test)
+{
+	converge(test, "mc-4", 4, 4);
+}
+
+/* converge() on 4 cores x 2 SMT threads: 8 tasks. */
+static void tasks_spread_on_smt_mc_8(struct kunit *test)
+{
+	converge(test, "smt-mc-8", 8, 8);
+}
+
+/* converge() across two packages (the top level spans 16 CPUs): 16 tasks. */
+static void tasks_spread_on_two_packages(struct kunit *test)
+{
+	converge(test, "two-pkg-16", 16, 16);
+}
+
+/*
+ * Two CPUs sharing an LLC, four CPU-bound tasks of nice -5, 0, 0, 0
+ * (weights 3121, 1024, 1024, 1024) released from CPU 0, 2 s. Expect the
+ * weight on each CPU within the MC level's imbalance_pct (117%) of the
+ * other's at the end: {3121} against {3072} is the only split that is;
+ * counting tasks alone (2 + 2) would leave 4145 against 2048, so this
+ * needs the balancer to move load, not tasks (migrate_load).
+ */
+static void weighted_loads_balance_within_imbalance_pct(struct kunit *test)
+{
+	static const int nice[] = { -5, 0, 0, 0 };
+	unsigned long w[2] = { 0, 0 };
+	int ids[4];
+
+	ft_test_boot_topology(test, "mc-2");
+	for (int i = 0; i < 4; i++) {
+		ids[i] = ft_test_fork(test, nice[i], 0);
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 1), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 3), 0);
+	ft_run_for(2 * NSEC_PER_SEC);
+	for (int i = 0; i < 4; i++) {
+		struct ft_task_info info = ft_test_info(test, ids[i]);
+
+		w[info.cpu] += info.weight;
+	}
+	kunit_info(test, "weight per CPU: %lu, %lu", w[0], w[1]);
+	KUNIT_EXPECT_LE(test, 100 * w[0], 117 * w[1]);
+	KUNIT_EXPECT_LE(test, 100 * w[1], 117 * w[0]);
+}
+
+/*
+ * Two CPUs: A and B CPU-bound, pinned to CPU 0 for 22 ms (the tick at 20
+ * ms switched them, so the one waiting has not run for 2 ms, longer than
+ * the 0.5 ms migration cost: not cache hot), X
+ * running alone on CPU 1; then A and B may use both CPUs and X sleeps at
+ * once, before any tick. Expect CPU 1's new-idle balance, from the pick
+ * path of that very schedule, to pull A or B: CPU 1 is not idle after
+ * the sleep, with no time passed and no tick. NI_RANDOM (where the tree
+ * has it) is off: it skips a new-idle balance at random, in proportion
+ * to how often they failed, and the rule tested is what one does.
+ */
+static void newly_idle_cpu_pulls_waiting_task(struct kunit *test)
+{
+	int a, b, x;
+
+	ft_test_boot_topology(test, "mc-2");
+	ft_test_features(test, "?!NI_RANDOM", NULL);
+	a = ft_test_fork(test, 0, 0);
+	b = ft_test_fork(test, 0, 0);
+	x = ft_test_fork(test, 0, 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(a, 1), 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(b, 1), 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(x, 2), 0);
+	ft_run_for(22 * NSEC_PER_MSEC);
+	KUNIT_ASSERT_EQ(test, ft_curr(1), x);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(a, 3), 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(b, 3), 0);
+	KUNIT_ASSERT_EQ(test, ft_task_sleep(x), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, ft_curr(1) == a || ft_curr(1) == b,
+			      "cpu 1 runs %d after x slept", ft_curr(1));
+	KUNIT_EXPECT_NE(test, ft_curr(0), 0);
+	ft_shutdown();
+}
+
+/*
+ * The 4+3+1 big.LITTLE machine: one CPU-bound task pinned to little CPU 0
+ * for 200 ms (its utilisation saturates at the little CPU's 448, which
+ * does not fit there with fair.c's 20% margin: a misfit), then allowed
+ * everywhere while every other CPU is idle. It is running, so only an
+ * active balance can move it: expect it on a big or the prime CPU
+ * (capacity >= 870) within 2 * max_interval of the MC level (16 ms) plus
+ * a tick, moved by a stopper work.
+ */
+static void misfit_task_moves_to_big_cpu(struct kunit *test)
+{
+	ft_u64 start, bound = 2 * 16 * NSEC_PER_MSEC + ft_tick_nsec(), moved = 0;
+	int id, cpu = 0;
+
+	ft_test_boot_topology(test, "biglittle-8");
+	id = ft_test_fork(test, 0, 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(id, 1), 0);
+	ft_run_for(200 * NSEC_PER_MSEC);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), id);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(id, ~0ULL), 0);
+	start = ft_now();
+	while (!moved && ft_now() - start < 10 * bound) {
+		ft_run_for(NSEC_PER_MSEC);
+		cpu = ft_test_info(test, id).cpu;
+		if (ft_cpu_capacity(cpu) >= 870)
+			moved = ft_now() - start;
+	}
+	kunit_info(test, "moved to cpu %d (capacity %lu) after %llu ms, %llu stopper works",
+		   cpu, ft_cpu_capacity(cpu), moved / NSEC_PER_MSEC, ft_stop_works());
+	KUNIT_EXPECT_GT(test, moved, 0);
+	KUNIT_EXPECT_LE(test, moved, bound);
+	KUNIT_EXPECT_GT(test, ft_stop_works(), 0);
+	ft_shutdown();
+}
+
+static struct kunit_case balance_cases[] = {
+	KUNIT_CASE(tasks_spread_on_mc_4),
+	KUNIT_CASE(tasks_spread_on_smt_mc_8),
+	KUNIT_CASE(tasks_spread_on_two_packages),
+	KUNIT_CASE(weighted_loads_balance_within_imbalance_pct),
+	KUNIT_CASE(newly_idle_cpu_pulls_waiting_task),
+	KUNIT_CASE(misfit_task_moves_to_big_cpu),
+	{}
+};
+
+static struct kunit_suite balance_suite = {
+	.name = "fair_balance",
+	.test_cases = balance_cases,
+};
+
+kunit_test_suites(&balance_suite);

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The unreasonable-idle detector (shim/driver/idle.c, the LB_PROMOTE
+ * series' definition): a CPU idle for t while a task allowed there waits
+ * runnable on another CPU, t > 2.5 ms, counted in the buckets 2.5-3 ms,
+ * 3-4 ms and > 4 ms. First against intervals built to exact lengths on
+ * CPUs without domains (nothing balances, so only the test opens and
+ * closes them), then on real domains, where it measures the balancer.
+ */
+#include "harness.h"
+
+static struct ft_idle_stats stats(struct kunit *test, int cpu)
+{
+	struct ft_idle_stats st;
+
+	KUNIT_ASSERT_EQ(test, ft_unreasonable_idle(cpu, &st), 0);
+	return st;
+}
+
+/* Allows both tasks CPU 1 again (opening) or pins them to CPU 0 (closing). */
+static void allow_cpu1(struct kunit *test, int a, int b, bool allow)
+{
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(a, allow ? 3 : 1), 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(b, allow ? 3 : 1), 0);
+}
+
+/*
+ * Two CPUs without domains, A and B CPU-bound on CPU 0, CPU 1 idle: an
+ * interval is open while either may use CPU 1 and closed while both are
+ * pinned to CPU 0. Intervals of 2, 2.5, 2.7, 3, 3.5, 4 and 5 ms. Expect
+ * the bucket edges exactly: 2 and 2.5 ms not counted (t > 2.5 ms), 2.7 and
+ * 3 ms in the first bucket, 3.5 and 4 ms in the second, 5 ms in the
+ * third; all on CPU 1, none on CPU 0 (busy throughout), longest 5 ms.
+ */
+static void buckets_count_exact_intervals(struct kunit *test)
+{
+	static const ft_u64 us[] = { 2000, 2500, 2700, 3000, 3500, 4000, 5000 };
+	struct ft_idle_stats st;
+	int a, b;
+
+	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
+	a = ft_test_fork(test, 0, 0);
+	b = ft_test_fork(test, 0, 0);
+	allow_cpu1(test, a, b, false);
+	for (int i = 0; i < 7; i++) {
+		allow_cpu1(test, a, b, true);
+		ft_run_for(us[i] * NSEC_PER_USEC);
+		allow_cpu1(test, a, b, false);
+		ft_run_for(NSEC_PER_MSEC);
+	}
+	st = stats(test, 1);
+	KUNIT_EXPECT_EQ(test, st.count[0], 2);
+	KUNIT_EXPECT_EQ(test, st.count[1], 2);
+	KUNIT_EXPECT_EQ(test, st.count[2], 1);
+	KUNIT_EXPECT_EQ(test, st.longest_ns, 5 * NSEC_PER_MSEC);
+	st = stats(test, 0);
+	KUNIT_EXPECT_EQ(test, st.count[0] + st.count[1] + st.count[2], 0);
+	st = stats(test, -1);
+	KUNIT_EXPECT_EQ(test, st.count[0] + st.count[1] + st.count[2], 5);
+}
+
+/*
+ * The same machine with the interval left open for 3.2 ms when asked.
+ * Expect it counted as of now, in the 3-4 ms bucket: a run that ends
+ * inside an interval still reports it.
+ */
+static void open_interval_counts_as_of_now(struct kunit *test)
+{
+	struct ft_idle_stats st;
+
+	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
+	ft_test_fork(test, 0, 0);
+	ft_test_fork(test, 0, 0);
+	ft_run_for(3200 * NSEC_PER_USEC);
+	st = stats(test, -1);
+	KUNIT_EXPECT_EQ(test, st.count[1], 1);
+	KUNIT_EXPECT_EQ(test, st.longest_ns, 3200 * NSEC_PER_USEC);
+}
+
+/*
+ * Eight CPU-bound tasks forked on 4 cores x 2 SMT threads, 1 s of
+ * balancing. Fork balancing gives each its own CPU. Expect no CPU ever
+ * unreasonably idle.
+ */
+static void balanced_machine_has_no_unreasonable_idle(struct kunit *test)
+{
+	struct ft_idle_stats st;
+
+	ft_test_boot_topology(test, "smt-mc-8");
+	for (int i = 0; i < 8; i++)
+		ft_test_fork(test, 0, 0);
+	ft_run_for(NSEC_PER_SEC);
+	st = stats(test, -1);
+	KUNIT_EXPECT_EQ(test, st.count[0] + st.count[1] + st.count[2], 0);
+	KUNIT_EXPECT_EQ(test, st.longest_ns, 0);
+}
+
+/*
+ * Eight CPU-bound tasks pinned to CPU 0 of 4 cores x 2 SMT threads, then
+ * allowed everywhere, 500 ms. While they spread, CPUs sit idle beside
+ * waiting tasks: expect the detector to count such intervals, and the
+ * longest to stay within fair_balance's convergence bound for this
+ * machine (7 tasks x 4 attempts x 16 ms + a tick). The counts are printed:
+ * they are the series' table for this start.
+ */
+static void spreading_start_is_reported(struct kunit *test)
+{
+	ft_u64 bound = 7 * 4 * 16 * NSEC_PER_MSEC + ft_tick_nsec();
+	struct ft_idle_stats st;
+	int ids[8];
+
+	ft_test_boot_topology(test, "smt-mc-8");
+	for (int i = 0; i < 8; i++) {
+		ids[i] = ft_test_fork(test, 0, 0);
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 1), 0);
+	}
+	for (int i = 0; i < 8; i++)
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], ~0ULL), 0);
+	ft_run_for(500 * NSEC_PER_MSEC);
+	st = stats(test, -1);
+	kunit_info(test, "unreasonable idle: 2.5-3 ms %llu, 3-4 ms %llu, >4 ms %llu; longest %llu us",
+		   st.count[0], st.count[1], st.count[2], st.longest_ns / NSEC_PER_USEC);
+	KUNIT_EXPECT_GT(test, st.count[0] + st.count[1] + st.count[2], 0);
+	KUNIT_EXPECT_LE(test, st.longest_ns, bound);
+}
+
+static struct kunit_case idle_cases[] = {
+	KUNIT_CASE(buckets_count_exact_intervals),
+	KUNIT_CASE(open_interval_counts_as_of_now),
+	KUNIT_CASE(balanced_machine_has_no_unreasonable_idle),
+	KUNIT_CASE(spreading_start_is_reported),
+	{}
+};
+
+static struct kunit_suite idle_suite = {
+	.name = "fair_unreasonable_idle",
+	.test_cases = idle_cases,
+};
+
+kunit_test_suites(&idle_suite);

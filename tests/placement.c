@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wake-up and fork CPU selection by the tree's select_task_rq_fair() over
+ * real domains: the fast path (select_idle_sibling(): an idle prev_cpu is
+ * kept, else an idle CPU of the LLC is found), wake_affine()'s choice
+ * between the waker's and the wakee's CPU for sync wake-ups across LLCs,
+ * and fork balancing, which fills idle cores before SMT siblings. Each
+ * case pins the busy tasks so that no balancing moves anything while the
+ * placement under test happens.
+ */
+#include "harness.h"
+
+/* A task that runs 1 ms on @cpu and then sleeps for longer than any case. */
+static int sleeper_on(struct kunit *test, int cpu)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	int id;
+
+	attr.run_ns = NSEC_PER_MSEC;
+	attr.sleep_ns = 100 * NSEC_PER_SEC;
+	id = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT(test, id, 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(id, 1ULL << cpu), 0);
+	return id;
+}
+
+static int hog_on(struct kunit *test, int cpu)
+{
+	int id = ft_test_fork(test, 0, 0);
+
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(id, 1ULL << cpu), 0);
+	return id;
+}
+
+/* Runs until @s has slept on its CPU, then allows it everywhere. */
+static void let_sleep_then_free(struct kunit *test, int s, int cpu)
+{
+	ft_run_for(20 * NSEC_PER_MSEC);
+	KUNIT_ASSERT_TRUE(test, ft_test_info(test, s).sleeping);
+	KUNIT_ASSERT_EQ(test, ft_test_info(test, s).cpu, cpu);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(s, ~0ULL), 0);
+}
+
+static void busy_prev_wakes_on_idle_cpu(struct kunit *test)
+{
+	int s, cpu;
+
+	ft_test_boot_topology(test, "mc-4");
+	hog_on(test, 0);
+	hog_on(test, 1);
+	s = sleeper_on(test, 0);
+	let_sleep_then_free(test, s, 0);
+	KUNIT_ASSERT_EQ(test, ft_task_wake(s), 0);
+	cpu = ft_test_info(test, s).cpu;
+	KUNIT_EXPECT_TRUE_MSG(test, cpu == 2 || cpu == 3, "woke on cpu %d", cpu);
+	KUNIT_EXPECT_EQ(test, ft_curr(cpu), s);
+}
+
+/*
+ * Four CPUs sharing an LLC, hogs pinned to CPUs 0 and 1, a sleeper last
+ * on CPU 0; it wakes (a timer on CPU 0). Expect it on idle CPU 2 or 3,
+ * running: select_idle_sibling() leaves a busy prev_cpu for an idle CPU
+ * of the LLC.
+ */
+static void wakeup_leaves_busy_prev_for_idle_llc_cpu(struct kunit *test)
+{
+	busy_prev_wakes_on_idle_cpu(test);
+}
+
+/* The same with SIS_UTIL off: the idle scan is not cut by utilisation. */
+static void wakeup_leaves_busy_prev_without_sis_util(struct kunit *test)
+{
+	ft_test_features(test, "!SIS_UTIL", NULL);
+	busy_prev_wakes_on_idle_cpu(test);
+}
+
+/*
+ * Four CPUs, a hog pinned to CPU 0, a sleeper last on CPU 2, CPUs 1-3
+ * idle; it wakes from a timer on CPU 2. Expect it on CPU 2: an idle
+ * prev_cpu is kept (cache affinity), not any other idle CPU.
+ */
+static void idle_prev_cpu_is_kept(struct kunit *test)
+{
+	int s;
+
+	ft_test_boot_topology(test, "mc-4");
+	hog_on(test, 0);
+	s = sleeper_on(test, 2);
+	let_sleep_then_free(test, s, 2);
+	KUNIT_ASSERT_EQ(test, ft_task_wake(s), 0);
+	KUNIT_EXPECT_EQ(test, ft_test_info(test, s).cpu, 2);
+	KUNIT_EXPECT_EQ(test, ft_curr(2), s);
+}
+
+/*
+ * Two packages: a hog W pinned to CPU 0 (package 0) wakes a sleeper last
+ * on CPU 9 (package 1, idle). Without WF_SYNC, wake_affine_idle() keeps
+ * the idle prev_cpu: expect CPU 9. With WF_SYNC and W alone on its CPU,
+ * it picks the waker's CPU as target, and select_idle_sibling() then
+ * takes an idle CPU of the waker's LLC (prev_cpu shares no cache with
+ * it): expect a CPU of package 0 other than 0. SIS_UTIL is off: its scan
+ * depth comes from periodic balancing, which idle CPUs without a tick
+ * (the nohz profile) have not done yet, and the rule tested here is
+ * wake_affine()'s choice of LLC, not the depth of the scan.
+ */
+static void sync_wakeup_follows_wake_affine(struct kunit *test)
+{
+	int w, s, cpu;
+
+	for (int sync = 0; sync <= 1; sync++) {
+		ft_test_boot_topology(test, "two-pkg-16");
+		ft_test_features(test, "!SIS_UTIL", NULL);
+		w = hog_on(test, 0);
+		s = sleeper_on(test, 9);
+		let_sleep_then_free(test, s, 9);
+		KUNIT_ASSERT_EQ(test, ft_curr(0), w);
+		KUNIT_ASSERT_EQ(test, ft_task_wake_by(s, w, sync), 0);
+		cpu = ft_test_info(test, s).cpu;
+		kunit_info(test, "%ssync wake-up on cpu %d", sync ? "" : "non-", cpu);
+		if (sync)
+			KUNIT_EXPECT_TRUE_MSG(test, cpu > 0 && cpu < 8,
+					      "sync wake-up on cpu %d", cpu);
+		else
+			KUNIT_EXPECT_EQ(test, cpu, 9);
+		KUNIT_EXPECT_EQ(test, ft_curr(cpu), s);
+	}
+	ft_shutdown();
+}
+
+/*
+ * Eight CPUs as 4 cores x 2 SMT threads (siblings n and n+4), four
+ * CPU-bound tasks forked from CPU 0. Expect fork balancing to put them
+ * on four different cores: fair.c prefers the group with the most idle
+ * CPUs, so a core with both threads idle wins over a busy core's sibling.
+ */
+static void forks_fill_cores_before_smt_siblings(struct kunit *test)
+{
+	int cores = 0;
+
+	ft_test_boot_topology(test, "smt-mc-8");
+	for (int i = 0; i < 4; i++) {
+		int cpu = ft_test_info(test, ft_test_fork(test, 0, 0)).cpu;
+
+		KUNIT_EXPECT_FALSE_MSG(test, cores & (1 << (cpu % 4)),
+				       "task %d on cpu %d, a busy core's sibling", i, cpu);
+		cores |= 1 << (cpu % 4);
+	}
+	KUNIT_EXPECT_EQ(test, cores, 0xf);
+}
+
+static struct kunit_case placement_cases[] = {
+	KUNIT_CASE(wakeup_leaves_busy_prev_for_idle_llc_cpu),
+	KUNIT_CASE(wakeup_leaves_busy_prev_without_sis_util),
+	KUNIT_CASE(idle_prev_cpu_is_kept),
+	KUNIT_CASE(sync_wakeup_follows_wake_affine),
+	KUNIT_CASE(forks_fill_cores_before_smt_siblings),
+	{}
+};
+
+static struct kunit_suite placement_suite = {
+	.name = "fair_placement",
+	.test_cases = placement_cases,
+};
+
+kunit_test_suites(&placement_suite);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sched domains built by the tree's own kernel/sched/topology.c from the
+ * named machines of fixtures/topologies. The shape rules hold for any
+ * machine (spans nest, groups partition, capacities add up), so they are
+ * checked on every CPU of every topology; the exact dump (levels, spans,
+ * groups, imbalance_pct, flags) is checked against the "expect" lines of
+ * each fixture, derived by hand from topology.c's rules (sd_init(), the
+ * degenerate-level removal), so a change in how the tree builds domains,
+ * or in the arch facts we hand it, shows up as a named difference.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+
+static int popcount(ft_u64 x)
+{
+	return __builtin_popcountll(x);
+}
+
+static void check_cpu_shape(struct kunit *test, const struct ft_topology *t, int cpu)
+{
+	struct ft_domain d[8];
+	int n = ft_cpu_domains(cpu, d, 8);
+	ft_u64 child = 1ULL << cpu;
+
+	KUNIT_ASSERT_GE(test, n, 0);
+	for (int i = 0; i < n; i++) {
+		ft_u64 all = 0;
+		unsigned long cap = 0, want = 0;
+
+		KUNIT_EXPECT_TRUE_MSG(test, (d[i].span & child) == child && d[i].span != child,
+				      "%s cpu%d: level %s does not strictly contain its child",
+				      t->name, cpu, d[i].name);
+		KUNIT_EXPECT_EQ_MSG(test, popcount(d[i].span), d[i].span_weight,
+				    "%s cpu%d %s", t->name, cpu, d[i].name);
+		KUNIT_EXPECT_GE_MSG(test, d[i].nr_groups, 2, "%s cpu%d %s: one group only",
+				    t->name, cpu, d[i].name);
+		KUNIT_EXPECT_TRUE_MSG(test, d[i].group_span[0] >> cpu & 1,
+				      "%s cpu%d %s: first group is not the CPU's own",
+				      t->name, cpu, d[i].name);
+		for (int g = 0; g < d[i].nr_groups; g++) {
+			KUNIT_EXPECT_EQ_MSG(test, all & d[i].group_span[g], 0,
+					    "%s cpu%d %s: groups overlap", t->name, cpu, d[i].name);
+			all |= d[i].group_span[g];
+			cap += d[i].group_capacity[g];
+		}
+		KUNIT_EXPECT_EQ_MSG(test, all, d[i].span, "%s cpu%d %s: groups do not cover the span",
+				    t->name, cpu, d[i].name);
+		for (int c = 0; c < t->nr_cpus; c++)
+			if (d[i].span >> c & 1)
+				want += t->capacity[c] ?: 1024;
+		KUNIT_EXPECT_EQ_MSG(test, cap, want, "%s cpu%d %s: group capacities",
+				    t->name, cpu, d[i].name);
+		child = d[i].span;
+	}
+	/* The top level spans the machine; a one-CPU machine has none. */
+	if (t->nr_cpus > 1)
+		KUNIT_EXPECT_EQ_MSG(test, n ? d[n - 1].span : 0, (2ULL << (t->nr_cpus - 1)) - 1,
+				    "%s cpu%d: top level", t->name, cpu);
+	else
+		KUNIT_EXPECT_EQ(test, n, 0);
+	KUNIT_EXPECT_EQ_MSG(test, ft_cpu_capacity(cpu), t->capacity[cpu] ?: 1024,
+			    "%s cpu%d: rq capacity", t->name, cpu);
+}
+
+/*
+ * Every named topology, booted in turn. Expect on every CPU: each level
+ * strictly contains the one below (topology.c drops levels that add
+ * nothing), has at least two groups, its first group holds the CPU, the
+ * groups partition the span and their capacities add up to the span's,
+ * the top level spans the machine, and rq->cpu_capacity is the arch's.
+ */
+static void every_topology_builds_nested_domains(struct kunit *test)
+{
+	for (int i = 0; i < ft_topology_count(); i++) {
+		const struct ft_topology *t = ft_topology_get(i);
+
+		KUNIT_ASSERT_EQ_MSG(test, ft_boot_topology(t), 0, "%s", t->name);
+		for (int cpu = 0; cpu < t->nr_cpus; cpu++)
+			check_cpu_shape(test, t, cpu);
+	}
+	ft_shutdown();
+}
+
+/* The expect lines of @name about @cpu, in order. */
+static void expected_for(const char *all, int cpu, char *buf, size_t size)
+{
+	char prefix[16];
+	size_t len = 0;
+
+	snprintf(prefix, sizeof(prefix), "cpu%d ", cpu);
+	buf[0] = 0;
+	for (const char *line = all; *line; ) {
+		const char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line + 1) : strlen(line);
+
+		if (!strncmp(line, prefix, strlen(prefix)) && len + n < size) {
+			memcpy(buf + len, line, n);
+			len += n;
+			buf[len] = 0;
+		}
+		line += n;
+	}
+}
+
+/*
+ * Each topology with expect lines in its fixture. Expect the dump of every
+ * CPU those lines name to equal them, level for level.
+ */
+static void domain_dump_matches_fixture(struct kunit *test)
+{
+	int checked = 0;
+
+	for (int i = 0; i < ft_topology_count(); i++) {
+		const struct ft_topology *t = ft_topology_get(i);
+		const char *expect = ft_topology_expect(t->name);
+
+		if (!expect || !*expect)
+			continue;
+		KUNIT_ASSERT_EQ_MSG(test, ft_boot_topology(t), 0, "%s", t->name);
+		for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
+			char want[2048], got[2048];
+
+			expected_for(expect, cpu, want, sizeof(want));
+			if (!*want)
+				continue;
+			ft_domain_dump(cpu, got, sizeof(got));
+			KUNIT_EXPECT_STREQ_MSG(test, got, want, "%s cpu%d", t->name, cpu);
+			checked++;
+		}
+	}
+	kunit_info(test, "%d CPUs' dumps checked", checked);
+	KUNIT_EXPECT_GT(test, checked, 0);
+	ft_shutdown();
+}
+
+static struct kunit_case topology_cases[] = {
+	KUNIT_CASE(every_topology_builds_nested_domains),
+	KUNIT_CASE(domain_dump_matches_fixture),
+	{}
+};
+
+static struct kunit_suite topology_suite = {
+	.name = "fair_topology",
+	.test_cases = topology_cases,
+};
+
+kunit_test_suites(&topology_suite);
