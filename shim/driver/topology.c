@@ -128,7 +128,8 @@ int ft_cpu_domains(int cpu, struct ft_domain *out, int max)
 		struct sched_group *sg = sd->groups;
 
 		memset(d, 0, sizeof(*d));
-		strncpy(d->name, sd->name ?: "?", sizeof(d->name) - 1);
+		for (size_t c = 0, len = sizeof(d->name) - 1; c < len && (sd->name ?: "?")[c]; c++)
+			d->name[c] = (sd->name ?: "?")[c];	/* no libc here; memset ended it */
 		d->span = cpumask_bits(sched_domain_span(sd))[0];
 		d->flags = sd->flags;
 		d->imbalance_pct = sd->imbalance_pct;
