@@ -54,7 +54,8 @@ FAIRSIM	:= $(B)/fairsim
 
 all: $(BIN) $(FAIRSIM)
 
-$(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE)
+$(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE) \
+	     $(wildcard $(dir $(PROFILE))*.config)	# a profile may include another
 	@$(TOP)/sched_fair/prepare.sh $(KSRC) $(OBJ) $(PROFILE)
 # prepare.sh also writes these (flags, weight tables from the tree's core.c).
 $(OBJ)/kflags $(OBJ)/gen/prio_tables.c: $(PREPARED) ;

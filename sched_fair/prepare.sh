@@ -38,6 +38,13 @@ mkdir -p "$kb" "$obj/gen"
 # became SYSCTL) is left out with a line, never a failure.
 find "$ksrc" -name 'Kconfig*' -not -path "$ksrc/Documentation/*" -print0 |
 	xargs -0 grep -hoE '^(menu)?config [A-Z0-9_]+' | sed 's/^.* /CONFIG_/' | sort -u >"$kb/kconfig.symbols"
+# A profile may start from another: "#include NAME.config" (one level).
+awk -v dir="$(dirname "$profile")" '/^#include [A-Za-z0-9_.-]+\.config$/ {
+	f = dir "/" $2
+	while ((getline line < f) > 0) print line
+	close(f)
+	next
+} { print }' "$profile" >"$kb/profile.expanded"
 : >"$kb/profile.resolved"
 while IFS= read -r line; do
 	opt=$(printf '%s\n' "$line" | sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Z0-9_]*\)[= ].*/\2/p')
@@ -46,7 +53,7 @@ while IFS= read -r line; do
 		continue
 	fi
 	printf '%s\n' "$line" >>"$kb/profile.resolved"
-done <"$profile"
+done <"$kb/profile.expanded"
 
 # tinyconfig's fragments, then ours last so our choices win.
 cat "$ksrc/kernel/configs/tiny-base.config" "$ksrc/kernel/configs/tiny.config" \
