@@ -64,7 +64,8 @@ $(OBJ)/kflags $(OBJ)/gen/prio_tables.c: $(PREPARED) ;
 # so editing fair.c does not rebuild everything that includes it.
 $(OBJ)/gen/probes.h: $(OBJ)/gen/probes.stamp ;
 $(OBJ)/gen/probes.stamp: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/sched/sched.h \
-		$(KSRC)/kernel/sched/fair.c $(KSRC)/kernel/sched/features.h $(KSRC)/include/linux/sched.h
+		$(KSRC)/kernel/sched/fair.c $(KSRC)/kernel/sched/features.h $(KSRC)/include/linux/sched.h \
+		$(KSRC)/kernel/sched/topology.c
 	@$(TOP)/sched_fair/probe.sh $(KSRC) $(OBJ)/kflags $(TOP)/shim >$(OBJ)/gen/probes.tmp
 	@cmp -s $(OBJ)/gen/probes.tmp $(OBJ)/gen/probes.h && rm $(OBJ)/gen/probes.tmp || mv $(OBJ)/gen/probes.tmp $(OBJ)/gen/probes.h
 	@touch $@
@@ -95,6 +96,14 @@ $(OBJ)/gen/fair_g: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(FAIR_G)' | cmp -s - $@ || echo '$(FAIR_G)' >$@
 $(B)/k/fair_bridge.o: $(OBJ)/gen/fair_g
+
+# A variant's flags the same way: changing them (make asan) rebuilds it all.
+ifneq ($(VARIANT),)
+$(B)/variant_cflags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VARIANT_CFLAGS)' | cmp -s - $@ || echo '$(VARIANT_CFLAGS)' >$@
+$(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS): $(B)/variant_cflags
+endif
 
 $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
 	$(kcc)

@@ -107,6 +107,12 @@ fi
 has 'rescale_entity\(struct sched_entity \*se, unsigned long weight, bool rel_vprot\)' "$fair_c" &&
 	echo "#define FT_FINDING_VPROT_REWEIGHT	1"
 
+# topology.c (7.3) claims a sched_domain_shared for the asym-capacity
+# domain and then, unconditionally, for the topmost LLC one: where they are
+# the same domain the first claim's reference is overwritten and leaks.
+grep -Eq '^[[:space:]]+claim_asym_sched_domain_shared\(&d, i\);' "$1/kernel/sched/topology.c" 2>/dev/null &&
+	echo "#define FT_FINDING_SDS_DOUBLE_CLAIM	1"
+
 # A static helper of fair.c: only its definition can tell.
 has '^static .*update_protect_slice\(struct cfs_rq' "$fair_c" && echo "#define FT_HAVE_PROTECT_UPDATE	1"
 

@@ -7,6 +7,8 @@
  * failure (a skip saying so); on any other tree it fails, and so does a
  * tree flagged for it on which it no longer reproduces.
  */
+#include <stdio.h>
+#include <string.h>
 #include "harness.h"
 
 /*
@@ -96,9 +98,44 @@ static void lag_within_eevdf_bound_survives_requeue(struct kunit *test)
 			"the lag clamp cuts a lag within EEVDF's bound (r_max, the largest slice queued)");
 }
 
+/*
+ * Every named topology booted with its sched domains and shut down again
+ * (the domains torn down as CPU hotplug detaches them). Expect every slab
+ * object topology.c allocated to be freed. It is not where the sd_llc /
+ * sd_balance_shared split (7.2, 7.3) claims a sched_domain_shared twice for one
+ * domain: an asymmetric-capacity machine whose SD_ASYM_CPUCAPACITY_FULL
+ * domain is also its topmost SD_SHARE_LLC one gets the asym claim, then
+ * the LLC claim overwrites sd->shared, and the first object's reference
+ * is never dropped (finding "sds_double_claim").
+ */
+static void domain_teardown_frees_every_shared_object(struct kunit *test)
+{
+	char leaky[160] = "";
+	bool broken = false;
+
+	for (int i = 0; i < ft_topology_count(); i++) {
+		const struct ft_topology *topo = ft_topology_get(i);
+		long before = ft_slab_live(), after;
+
+		KUNIT_ASSERT_EQ(test, ft_boot_topology(topo), 0);
+		ft_shutdown();
+		after = ft_slab_live();
+		if (after != before) {
+			broken = true;
+			snprintf(leaky + strlen(leaky), sizeof(leaky) - strlen(leaky), "%s%s (%ld)",
+				 *leaky ? ", " : "", topo->name, after - before);
+		}
+	}
+	if (broken)
+		kunit_info(test, "slab objects left after teardown: %s", leaky);
+	ft_test_finding(test, "sds_double_claim", broken,
+			"a topology's teardown leaves sched_domain_shared objects allocated");
+}
+
 static struct kunit_case findings_cases[] = {
 	KUNIT_CASE(min_slice_is_exact_after_tree_rotations),
 	KUNIT_CASE(lag_within_eevdf_bound_survives_requeue),
+	KUNIT_CASE(domain_teardown_frees_every_shared_object),
 	{}
 };
 

@@ -231,7 +231,7 @@ void ft_test_finding(struct kunit *test, const char *finding, bool reproduced,
 			       "finding %s no longer reproduces on this tree; update sched_fair/probe.sh",
 			       finding);
 	if (known && reproduced)
-		kunit_skip(test, "XFAIL known fair.c finding %s reproduced: %s", finding, what);
+		kunit_skip(test, "XFAIL known finding %s of the tree reproduced: %s", finding, what);
 }
 
 int ft_test_entities(struct kunit *test, int cpu, int group, struct ft_entity *out)

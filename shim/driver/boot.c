@@ -265,6 +265,10 @@ bool ft_tree_has_finding(const char *name)
 	if (!strcmp(name, "lag_clamp_own_slice"))
 		return true;	/* the clamp is the entity's own 2 x slice */
 #endif
+#ifdef FT_FINDING_SDS_DOUBLE_CLAIM
+	if (!strcmp(name, "sds_double_claim"))
+		return true;
+#endif
 #ifdef FT_FINDING_VPROT_REWEIGHT
 	if (!strcmp(name, "vprot_reweight"))
 		return true;
