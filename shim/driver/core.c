@@ -257,52 +257,37 @@ void ft_set_load_weight(struct task_struct *p, bool update_load)
 }
 
 /*
- * __pick_next_task()'s path when every task is fair: up to 6.12 fair.c's
- * pick_next_task_fair() also puts prev and sets next; from 7.2 the class
- * only picks and core.c switches with put_prev_set_next_task().
+ * __pick_next_task(): the stop class first, then fair, then idle. Up to
+ * 6.12 fair.c's pick_next_task_fair() also puts prev and sets next; from
+ * 7.2 the class only picks and core.c switches with
+ * put_prev_set_next_task().
  */
+static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
+				     struct rq_flags *rf)
+{
+	struct task_struct *next;
+
+	if (ft_stop_pending(cpu_of(rq))) {
+		next = ft_m.stopper[cpu_of(rq)];
+		put_prev_set_next_task(rq, prev, next);
+		return next;
+	}
+	do {
 #ifdef FT_HAVE_PICK_NEXT_TASK_FAIR
-static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
-				     struct rq_flags *rf)
-{
-	struct task_struct *next;
-
-	/* The stop class is above every other: its thread runs first. */
-	if (ft_stop_pending(cpu_of(rq))) {
-		next = ft_m.stopper[cpu_of(rq)];
-		put_prev_set_next_task(rq, prev, next);
-		return next;
-	}
-	do {
 		next = pick_next_task_fair(rq, prev, rf);
-	} while (next == RETRY_TASK);
-	if (!next) {
-		next = rq->idle;
-		put_prev_set_next_task(rq, prev, next);
-	}
-	return next;
-}
 #else
-static struct task_struct *pick_next(struct rq *rq, struct task_struct *prev,
-				     struct rq_flags *rf)
-{
-	struct task_struct *next;
-
-	/* The stop class is above every other: its thread runs first. */
-	if (ft_stop_pending(cpu_of(rq))) {
-		next = ft_m.stopper[cpu_of(rq)];
-		put_prev_set_next_task(rq, prev, next);
-		return next;
-	}
-	do {
 		next = fair_sched_class.pick_task(rq, rf);
+#endif
 	} while (next == RETRY_TASK);
+#ifdef FT_HAVE_PICK_NEXT_TASK_FAIR
+	if (next)
+		return next;	/* already switched to by fair.c */
+#endif
 	if (!next)
 		next = rq->idle;
 	put_prev_set_next_task(rq, prev, next);
 	return next;
 }
-#endif
 
 /*
  * __schedule() on @cpu: block prev if it is going to sleep (which fair.c
