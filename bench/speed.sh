@@ -78,7 +78,7 @@ for kver in "$@"; do
 		kcold=$(secs sh -c "cd '$w/uml-tree' && $k")
 		touch "$w/uml-tree/kernel/sched/fair.c"
 		ktouch=$(secs sh -c "cd '$w/uml-tree' && $k")
-		printf '%-6s %-44s %9.1fs %9.1fs %7sx\n' "$kver" "cold: ours vs KUnit on UML (unpacked, example*)" \
+		printf '%-6s %-44s %9.1fs %9.1fs %7sx\n' "$kver" "cold: ours (tarball) vs KUnit UML (unpacked)" \
 			"$cold" "$kcold" "$(ratio "$kcold" "$cold")"
 		printf '%-6s %-44s %9.2fs %9.2fs %7sx\n' "$kver" "touch fair.c: ours vs KUnit on UML" \
 			"$ours" "$ktouch" "$(ratio "$ktouch" "$ours")"

@@ -51,6 +51,11 @@ fetch() {
 	tarball="dpkg-deb --fsys-tarfile $deb | tar -xO ./usr/src/$pkg.tar.xz"
 }
 
+# The Debian version of $pkg when installed, else nothing.
+installed_version() {
+	dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null | sed -n 's/^install ok installed //p'
+}
+
 ksrc=${1:-}
 if [ -z "$ksrc" ]; then
 	case $kver in
@@ -62,9 +67,9 @@ if [ -z "$ksrc" ]; then
 	major=${kver%%.*} minor=${kver#*.}
 	[ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "${minor%%.*}" -ge 6 ]; } ||
 		die "KVER=$kver has no EEVDF (linux-source-$kver is CFS, before 6.6); the oldest tree fairtest supports is $oldest (KVER=$oldest)"
-	installed=$(dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null | sed -n 's/^install ok installed //p')
+	installed=$(installed_version)
 	[ -n "$installed" ] || [ "$kver" != 6.12 ] || { "$(dirname "$0")/deps.sh" "$pkg" >&2 &&
-		installed=$(dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null | sed -n 's/^install ok installed //p'); }
+		installed=$(installed_version); }
 	mark=
 	for d in "$cache/trees/$pkg"-*; do
 		[ -f "$d/.fairtest-version" ] && [ -f "$d/kernel/sched/fair.c" ] || continue

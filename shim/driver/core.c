@@ -377,12 +377,15 @@ u64 ft_cpu_nr_switches(int cpu)
 	return cpu >= 0 && cpu < ft_m.nr_cpus ? cpu_rq(cpu)->nr_switches : 0;
 }
 
-/* The idle class: what a CPU runs when fair.c has nothing. */
+/* A class's pick_task(): it takes the rq_flags from 7.2 on. */
 #ifdef FT_PICK_TASK_TAKES_RF
-static struct task_struct *ft_pick_task_idle(struct rq *rq, struct rq_flags *rf)
+#define FT_PICK_TASK_ARGS	struct rq *rq, struct rq_flags *rf
 #else
-static struct task_struct *ft_pick_task_idle(struct rq *rq)
+#define FT_PICK_TASK_ARGS	struct rq *rq
 #endif
+
+/* The idle class: what a CPU runs when fair.c has nothing. */
+static struct task_struct *ft_pick_task_idle(FT_PICK_TASK_ARGS)
 {
 	return rq->idle;
 }
@@ -419,11 +422,7 @@ const struct sched_class ft_idle_class = {
 };
 
 /* The stop class: the CPU stopper's thread (smp.c), above every task. */
-#ifdef FT_PICK_TASK_TAKES_RF
-static struct task_struct *ft_pick_task_stop(struct rq *rq, struct rq_flags *rf)
-#else
-static struct task_struct *ft_pick_task_stop(struct rq *rq)
-#endif
+static struct task_struct *ft_pick_task_stop(FT_PICK_TASK_ARGS)
 {
 	return ft_stop_pending(cpu_of(rq)) ? ft_m.stopper[cpu_of(rq)] : NULL;
 }
