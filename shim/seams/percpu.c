@@ -22,8 +22,6 @@ static bool used[UNITS];
 static unsigned short length[UNITS];	/* units of the object starting here */
 static unsigned long reserve_start;	/* offset of the reserve in an area */
 
-long ft_slab_live_adjust(long delta);
-
 /* Called by boot.c with the reserve's offset; forgets every object. */
 void ft_pcpu_reset(unsigned long start)
 {
@@ -60,8 +58,10 @@ void free_percpu(void __percpu *ptr)
 	if (!ptr)
 		return;
 	at = ((__force char *)ptr - __per_cpu_start - reserve_start) / UNIT;
-	if (at >= UNITS || !length[at])
+	if (at >= UNITS || !length[at]) {
 		ft_fault_here("free_percpu of no object", __builtin_return_address(0), "%p", ptr);
+		return;
+	}
 	memset(used + at, 0, length[at]);
 	length[at] = 0;
 	ft_slab_live_adjust(-1);

@@ -45,6 +45,7 @@ extern enum ft_point ft_slab_site;
 /* Dynamic per-CPU memory after each CPU area's static copy (percpu.c). */
 #define FT_PCPU_RESERVE	(256 * 1024)
 void ft_pcpu_reset(unsigned long start);
+long ft_slab_live_adjust(long delta);	/* slab.c: per-CPU objects count too */
 
 /* The fake CPU the harness is executing as (see asm/percpu.h override). */
 extern int fairtest_cpu;
