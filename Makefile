@@ -42,7 +42,7 @@ define with_tree
 	@$(SF)/deps.sh
 	+@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
 	 obj=$(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)" | md5sum | cut -c1-8) && \
-	 $(MAKE) --no-print-directory $(JOBS) -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) all && \
+	 $(MAKE) --no-print-directory $(JOBS) -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) $(or $(2),all) && \
 	 $(1)
 endef
 
@@ -53,10 +53,10 @@ build:
 	$(call with_tree,true)
 
 check:
-	$(call with_tree,$$obj/fairtest $(RUN_ARGS))
+	$(call with_tree,$$obj/fairtest $(RUN_ARGS),fairtest)
 
 list:
-	$(call with_tree,$$obj/fairtest --list)
+	$(call with_tree,$$obj/fairtest --list,fairtest)
 
 # The project's tests: the fair.c suites, then our checks of the tools.
 test:

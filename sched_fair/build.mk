@@ -21,9 +21,12 @@ B	:= $(OBJ)$(if $(VARIANT),/$(VARIANT))
 $(B)/k/fair_bridge.o: KDEBUG = $(FAIR_G)
 PREPARED := $(OBJ)/kbuild/.fairtest-prepared
 KFLAGS	= $(strip $(file < $(OBJ)/kflags))
+# One KBUILD_BASENAME for every kernel-side file: a precompiled header is
+# only used where the command line defines each macro as when it was made
+# (only spinlock.h's LOCK_SECTION_NAME reads it, and nothing expands that).
 KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
 	  -O2 $(KDEBUG) -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
-	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"$(basename $(notdir $<))"'
+	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"fairtest"'
 UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
 # x86 reads current through a const alias the linker provides: of the
@@ -53,6 +56,9 @@ SIM_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(SIM_SRCS)) $(B)/u/shim/host.o \
 FAIRSIM	:= $(B)/fairsim
 
 all: $(BIN) $(FAIRSIM)
+# make check needs the test binary alone: one link fewer after an edit.
+fairtest: $(BIN)
+fairsim: $(FAIRSIM)
 
 $(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE) \
 	     $(wildcard $(dir $(PROFILE))*.config)	# a profile may include another
@@ -81,11 +87,42 @@ $(OBJ)/gen/tree_desc.h: $(KSRC)/Makefile $(wildcard $(KSRC)/.fairtest-version)
 $(B)/u/tests/runner.o: $(OBJ)/gen/tree_desc.h
 $(B)/u/tests/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h
 
+# Precompiled headers: most of a kernel-side compile is parsing the tree's
+# headers (fair.c: half of gcc's time), the same for every file and every
+# edit of fair.c. Each PCH holds exactly the prefix its users start with:
+# fair.c's own leading #include lines, read from the tree (quoted ones
+# made absolute, so they name the same files as from fair.c's directory),
+# or shim/ksched.h. Made with the users' own flags, kbuild's -include files
+# first as always; a user then names the PCH first and leaves those
+# -include files to it. The include guards make the users' own #include
+# of the same headers empty, so each file is compiled as it is, just
+# without parsing its headers again. gcc checks a PCH against the command
+# line and parses the header instead when they differ (-Winvalid-pch).
+PCH	:= $(B)/k/pch
+FAIR_SRC = $(if $(FAIR_C_DIR),$(FAIR_C_DIR),$(KSRC)/kernel/sched)/fair.c
+space	:= $(subst ,, )
+KINCLUDES = $(patsubst -include:%,%,$(filter -include:%,$(subst -include$(space),-include:,$(KFLAGS))))
+KCFLAGS_PCH = $(filter-out -include $(KINCLUDES),$(KCFLAGS))
+$(PCH)/fair_headers.h: $(FAIR_SRC) $(TOP)/sched_fair/build.mk
+	@mkdir -p $(dir $@)
+	@awk -v dir='$(KSRC)/kernel/sched/' '/^#include "/ { sub(/"/, "\"" dir) } \
+	     /^#include/ { print; next } /^[ \t]*$$/ || /^\/\*/ || /^ \*/ || /^\/\// { next } { exit }' $< >$@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+$(PCH)/ksched.h: $(TOP)/sched_fair/build.mk
+	@mkdir -p $(dir $@)
+	@echo '#include "$(TOP)/shim/ksched.h"' >$@
+$(PCH)/%.h.gch: $(PCH)/%.h $(PREPARED) $(OBJ)/gen/fair_g
+	@echo "  PCH     $*.h"
+	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -MT $@ -x c-header $< -o $@.tmp && mv $@.tmp $@
+$(PCH)/fair_headers.h.gch: KDEBUG = $(FAIR_G)
+
 # Kernel-side compiles; a failure names the file and shows the first error.
+# With $(1), a PCH from above: its header first, kbuild's -include files
+# left to it.
 define kcc
 	@mkdir -p $(dir $@)
 	@echo "  KCC     $(patsubst $(KSRC)/%,%,$(patsubst $(TOP)/%,%,$<))"
-	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -c $< -o $@ 2>$@.err || \
+	@$(CC) $(if $(1),-include $(PCH)/$(1) -Winvalid-pch $(KCFLAGS_PCH),$(KCFLAGS)) -MMD -MP -MF $@.d -c $< -o $@ 2>$@.err || \
 	 { grep -m1 -E 'error|Error' $@.err | sed 's/^/fairtest: first error: /' >&2; \
 	   echo "fairtest: $< does not compile for user space (full output: $@.err)" >&2; rm -f $@; exit 1; }
 	@cat $@.err >&2; rm -f $@.err
@@ -105,23 +142,29 @@ $(B)/variant_cflags: FORCE
 $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS): $(B)/variant_cflags
 endif
 
-$(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
-	$(kcc)
+$(B)/k/fair_bridge.o: $(TOP)/shim/fair_bridge.c $(PREPARED) $(OBJ)/gen/probes.h $(PCH)/fair_headers.h.gch
+	$(call kcc,fair_headers.h)
+$(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h $(PCH)/ksched.h.gch
+	$(call kcc,ksched.h)
 $(B)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
 	$(kcc)
 $(B)/k/arch/x86/lib/%.o: KCFLAGS += -D__ASSEMBLY__ -Wa,--noexecstack
 $(B)/k/arch/x86/lib/%.o: $(KSRC)/arch/x86/lib/%.S $(PREPARED)
 	$(kcc)
-$(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h
-	$(kcc)
+$(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h $(PCH)/ksched.h.gch
+	$(call kcc,ksched.h)
 $(B)/k/gen/prio_tables.o: $(OBJ)/gen/prio_tables.c $(PREPARED)
 	$(kcc)
 
 # Every symbol the real objects need must come from a seam in the manifest;
 # any other gets a generated abort-if-reached stub, listed, not a link error.
-$(B)/gen/seam_stubs.c: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest $(TOP)/sched_fair/seams.sh
+# The .c is rewritten only when it changes (editing fair.c rarely changes
+# what it needs), so its object and the stamp's users stay put.
+$(B)/gen/seam_stubs.c: $(B)/gen/seam_stubs.stamp ;
+$(B)/gen/seam_stubs.stamp: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest $(TOP)/sched_fair/seams.sh
 	@mkdir -p $(dir $@)
-	@$(TOP)/sched_fair/seams.sh $(TOP)/shim/seams.manifest "$(REAL_OBJS)" "$(SHIM_OBJS)" $@
+	@$(TOP)/sched_fair/seams.sh $(TOP)/shim/seams.manifest "$(REAL_OBJS)" "$(SHIM_OBJS)" $(B)/gen/seam_stubs.c
+	@touch $@
 
 $(B)/u/%.o: $(TOP)/%.c
 	@mkdir -p $(dir $@)
@@ -146,6 +189,6 @@ $(FAIRSIM): $(REAL_OBJS) $(SHIM_OBJS) $(SIM_OBJS) $(TOP)/shim/percpu.lds
 	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"
 	@$(CC) $(LDFLAGS) $(filter %.o,$^) -ljson-c -lfiu -lm -o $@.tmp && mv $@.tmp $@
 
-.PHONY: all FORCE
+.PHONY: all fairtest fairsim FORCE
 FORCE:
 -include $(shell find $(B)/k $(B)/u -name '*.d' 2>/dev/null)

@@ -5,14 +5,19 @@
 # with sudo when not root. Extra package names may be given as arguments.
 set -eu
 need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 $*"
-# One dpkg-query for all: this runs before every make check.
+# This runs before every make check: once all were found, that answer holds
+# until dpkg's database next changes.
+cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}
+ok=$cache/deps.ok
+[ -f "$ok" ] && [ "$ok" -nt /var/lib/dpkg/status ] && [ "$(cat "$ok")" = "$need" ] && exit 0
+found() { mkdir -p "$cache" && echo "$need" >"$ok.tmp" && mv "$ok.tmp" "$ok"; }
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' $need 2>/dev/null |
 	    awk '/ install ok installed$/ { print $1 }')
 missing=
 for p in $need; do
 	echo "$installed" | grep -qx "$p" || missing="$missing $p"
 done
-[ -n "$missing" ] || exit 0
+[ -n "$missing" ] || { found; exit 0; }
 
 command -v apt-get >/dev/null ||
 	{ echo "fairtest: missing packages:$missing, and no apt-get; install them by hand" >&2; exit 1; }
@@ -22,3 +27,4 @@ echo "fairtest: installing missing Debian packages:$missing" >&2
 $sudo apt-get update -qq >&2 || true
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >&2 ||
 	{ echo "fairtest: could not install$missing; run: sudo apt-get install$missing" >&2; exit 1; }
+found

@@ -11,13 +11,15 @@
 # usage: kflags.sh BUILD_DIR   (prints one flag per line)
 set -eu
 objdir=$1
-cmdfile=$objdir/kernel/sched/.fair.o.cmd
+# fair.c preprocessed (prepare.sh) or compiled: the same flags but -E/-c.
+cmdfile=$objdir/kernel/sched/.fair.i.cmd
+[ -r "$cmdfile" ] || cmdfile=$objdir/kernel/sched/.fair.o.cmd
 [ -r "$cmdfile" ] || { echo "kflags.sh: $cmdfile missing: run the tree preparation first" >&2; exit 1; }
 
 sed -n 's/^savedcmd_[^ ]* := //p' "$cmdfile" | sed 's/;.*//' | tr ' ' '\n' |
 awk -v objdir="$objdir" '
 	NR == 1 || $0 == "" { next }			# the compiler itself
-	/^-Wp,-M/ || $0 == "-c" || /\.c$/ { next }
+	/^-Wp,-M/ || $0 == "-c" || $0 == "-E" || /\.c$/ { next }
 	skip_next { skip_next = 0; next }
 	$0 == "-o" { skip_next = 1; next }
 	/^-DKBUILD_|^-D__KBUILD_/ { next }		# set per file by our Makefile

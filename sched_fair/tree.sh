@@ -67,16 +67,30 @@ if [ -z "$ksrc" ]; then
 	major=${kver%%.*} minor=${kver#*.}
 	[ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "${minor%%.*}" -ge 6 ]; } ||
 		die "KVER=$kver has no EEVDF (linux-source-$kver is CFS, before 6.6); the oldest tree fairtest supports is $oldest (KVER=$oldest)"
-	installed=$(installed_version)
-	[ -n "$installed" ] || [ "$kver" != 6.12 ] || { "$(dirname "$0")/deps.sh" "$pkg" >&2 &&
-		installed=$(installed_version); }
+	# This runs before every make check, so dpkg is asked only when its
+	# answer may have changed: a tree unpacked after the package was last
+	# installed (dpkg rewrites its file list then) is of that version, and
+	# with no package installed any cached tree of the series does.
+	list=/var/lib/dpkg/info/$pkg.list
 	mark=
 	for d in "$cache/trees/$pkg"-*; do
 		[ -f "$d/.fairtest-version" ] && [ -f "$d/kernel/sched/fair.c" ] || continue
-		if [ -z "$installed" ] || [ "$(cat "$d/.fairtest-version")" = "$installed" ]; then
+		if [ -e "$list" ] && [ "$d/.fairtest-version" -nt "$list" ] ||
+		   { [ ! -e "$list" ] && [ "$kver" != 6.12 ]; }; then
 			mark=$d
 		fi
 	done
+	if [ -z "$mark" ]; then
+		installed=$(installed_version)
+		[ -n "$installed" ] || [ "$kver" != 6.12 ] || { "$(dirname "$0")/deps.sh" "$pkg" >&2 &&
+			installed=$(installed_version); }
+		for d in "$cache/trees/$pkg"-*; do
+			[ -f "$d/.fairtest-version" ] && [ -f "$d/kernel/sched/fair.c" ] || continue
+			if [ -z "$installed" ] || [ "$(cat "$d/.fairtest-version")" = "$installed" ]; then
+				mark=$d
+			fi
+		done
+	fi
 	if [ -n "$mark" ]; then
 		ksrc=$mark
 	else

@@ -33,6 +33,8 @@ void dl_server_update(struct sched_dl_entity *dl_se, s64 delta_exec)
 	SEAM_NOOP();
 }
 
+/* 6.12's fair.c calls it and sched.h declares it; 7.x has neither. */
+void dl_server_update_idle_time(struct rq *rq, struct task_struct *p);
 void dl_server_update_idle_time(struct rq *rq, struct task_struct *p)
 {
 	SEAM_NOOP();

@@ -69,8 +69,10 @@ int kstrtoint(const char *s, unsigned int base, int *res)
 /*
  * preempt_enable() calls x86's thunk when the count drops to zero with a
  * resched folded in; the shim never folds one (seams/smp.c), so reaching
- * it means the preempt count went wrong.
+ * it means the preempt count went wrong. (Called from asm only: no header
+ * declares it.)
  */
+void preempt_schedule_thunk(void);
 void preempt_schedule_thunk(void)
 {
 	SEAM_ABORT();
