@@ -4,7 +4,8 @@
 # Speed, measured side by side in one run, per tree (default: 6.12 and
 # 7.3), against the kernel's own routes run here too, never recorded
 # figures:
-#  - cold from tarball: unpack (xz -T0) + make check, to KTAP totals;
+#  - cold from tarball: fairtest's unpack (tree.sh: the part a build
+#    reads, xz -T0) + make check, to KTAP totals;
 #  - edit fair.c -> KTAP totals, against its floor: gcc compiling fair.c
 #    alone with kbuild's own command for the tree (objtool left out), the
 #    two alternated RUNS times, medians and their ratio (goal: <= 1.1x);
@@ -30,10 +31,11 @@ secs() { s=$(now); "$@" >>"$work/log" 2>&1 || { echo "bench: failed: $* (log: $w
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { echo "scale=2; $1 / $2" | bc; }
 
-# The tarball stream of linux-source-$1, fetching the package if needed.
+# The tarball stream of linux-source-$1 and its Debian version, fetching
+# the package if needed.
 tarball() {
 	if [ -r "/usr/src/linux-source-$1.tar.xz" ]; then
-		echo "cat /usr/src/linux-source-$1.tar.xz"
+		echo "$(dpkg-query -W -f='${Version}' "linux-source-$1")	cat /usr/src/linux-source-$1.tar.xz"
 		return
 	fi
 	deb=$(ls "$cache/debs/linux-source-$1_"*_all.deb 2>/dev/null | tail -n 1)
@@ -41,16 +43,20 @@ tarball() {
 		KVER=$1 "$top/sched_fair/tree.sh" >/dev/null
 		deb=$(ls "$cache/debs/linux-source-$1_"*_all.deb | tail -n 1)
 	fi
-	echo "dpkg-deb --fsys-tarfile $deb | tar -xO ./usr/src/linux-source-$1.tar.xz"
+	echo "$(dpkg-deb -f "$deb" Version)	dpkg-deb --fsys-tarfile $deb | tar -xO ./usr/src/linux-source-$1.tar.xz"
 }
 
 printf '%-6s %-44s %10s %10s %8s\n' tree step fairtest "kernel's" ratio
 for kver in "$@"; do
 	w=$work/$kver
 	mkdir -p "$w"
-	stream=$(tarball "$kver")
-	cold=$(secs sh -c "$stream | xz -T0 -dc | tar -C '$w' -x && make -C '$top' check KSRC='$w/linux-source-$kver' O='$w/build'")
-	tree=$w/linux-source-$kver
+	src=$(tarball "$kver")
+	version=${src%%	*} stream=${src#*	}
+	# Cold: fairtest's own unpack (the part a build reads) into a cache of
+	# its own, then make check on that tree.
+	tree=$w/cache/trees/linux-source-$kver-$version
+	cold=$(secs sh -c "FAIRTEST_CACHE='$w/cache' '$top/sched_fair/tree.sh' --unpack linux-source-$kver '$version' '$stream' >/dev/null &&
+		make -C '$top' check KSRC='$tree' O='$w/build'")
 	obj=$(ls -d "$w"/build/linux-source-"$kver"-*)
 
 	# The floor: kbuild's command for fair.o (kbuild builds it once here,
@@ -73,8 +79,10 @@ for kver in "$@"; do
 
 	if [ "$kunit" = 1 ]; then
 		printf 'CONFIG_KUNIT=y\nCONFIG_KUNIT_EXAMPLE_TEST=y\n' >"$w/kunitconfig"
-		# kunit.py builds the tree it lives in: a copy of its own, with
-		# fair.c a private file so touching it leaves the cache alone.
+		# kunit.py builds the tree it lives in, all of it (untimed here), in
+		# a copy of its own, with fair.c a private file so touching it
+		# leaves the cache alone.
+		"$top/sched_fair/tree.sh" --complete "$tree" >>"$work/log" 2>&1
 		cp -al "$tree" "$w/uml-tree" && rm "$w/uml-tree/kernel/sched/fair.c" &&
 			cp "$tree/kernel/sched/fair.c" "$w/uml-tree/kernel/sched/fair.c"
 		k="python3 $w/uml-tree/tools/testing/kunit/kunit.py run --build_dir=$w/uml --kunitconfig=$w/kunitconfig --jobs=$(nproc) example*"

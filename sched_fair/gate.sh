@@ -47,6 +47,9 @@ rm -rf "$steps" "$root/series" "$root/gate.ktap" "$root/table.txt"
 mkdir -p "$steps"
 python3 "$sf/series.py" "$series" "$ksrc" "$root/series" >"$root/series.list" || exit 1
 nsteps=$(wc -l <"$root/series.list")
+# A cached tree holds only what the build reads; the series may touch more.
+# shellcheck disable=SC2046 # one path per word
+"$sf/tree.sh" --complete "$ksrc" $(cut -f3- "$root/series.list" | tr '\t' '\n' | sort -u) || exit 1
 
 # ---- the base, built with the gate's flags at the fixed path ----
 ln -sfn "$ksrc" "$cur"
