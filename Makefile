@@ -17,7 +17,8 @@ SERIES	?=
 COVERAGE ?= 1
 # make sim (the workload simulator, sim/)
 WORKLOAD ?=
-CPUS	?= 8
+CPUS	?=
+TOPO	?=
 DURATION ?=
 FEATURES ?=
 RESULT	?=
@@ -100,7 +101,11 @@ coverage:
 	$(call with_tree,$(TOP)/coverage/suite.sh $$ksrc $$obj $(PROFILE_FILE) $(RUN_ARGS))
 
 # One rt-app workload on the fake machine (sim/): reports on stdout.
-SIM_ARGS = --cpus $(CPUS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
+# The machine: TOPO= a name of fixtures/topologies or a .topo file, or
+# "islands" (CPUS CPUs without sched domains); else CPUS cores on one LLC.
+SIM_MACHINE = $(if $(CPUS),--cpus $(CPUS)) \
+	   $(if $(filter islands,$(TOPO)),--islands,$(if $(TOPO),--topology $(TOPO)))
+SIM_ARGS = $(SIM_MACHINE) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
 # PLOT=dir: also the result, the trace and their plots (gnuplot) in dir.
@@ -121,7 +126,7 @@ sim-ab:
 	$(call with_tree,bin_b=$$obj/fairsim; \
 	 $(if $(KSRC_B),ksrc=$$($(SF)/tree.sh $(KSRC_B)) && bin_b=$(sim_obj)/fairsim;) \
 	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
-	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' --cpus $(CPUS) \
+	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
 	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
 	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
@@ -183,7 +188,11 @@ help:
 	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'
 	@echo '  make sim knobs:'
 	@echo '  WORKLOAD=f  the rt-app JSON file to run'
-	@echo '  CPUS=n      fake CPUs, 1..64 ($(CPUS))'
+	@echo '  CPUS=n      fake CPUs, 1..64 (8): n cores on one LLC, one MC sched domain,'
+	@echo '              placed and balanced by fair.c (the shape of fixtures/topologies/mc-4)'
+	@echo '  TOPO=t      the machine instead: a name of fixtures/topologies ($(notdir $(basename $(wildcard $(TOP)/fixtures/topologies/*.topo))))'
+	@echo '              or a .topo file; TOPO=islands: CPUS CPUs without sched domains (tasks'
+	@echo '              spread round-robin at fork and never move)'
 	@echo '  SEED=n      jitters each task'"'"'s start by up to 1 ms; 0 = no jitter ($(SEED))'
 	@echo '  DURATION=s  simulated seconds, overrides the file'"'"'s global.duration'
 	@echo '  FEATURES=l  sched features to set first, e.g. FEATURES='"'"'!RUN_TO_PARITY,PREEMPT_SHORT'"'"

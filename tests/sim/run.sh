@@ -174,6 +174,38 @@ run groups 1 && expect "nested taskgroups split the CPU 50 / 25 / 12.5 / 12.5" \
 	"all(abs(t[k]['share_pct'] - v) < 0.5 for k, v in \
 	     (('r-0', 50), ('a-0', 25), ('b-0', 12.5), ('c-0', 12.5)))"
 
+# Unreasonable idle (the LB_PROMOTE series' buckets), on two CPUs as
+# islands: round-robin puts A and C on CPU 0, B on CPU 1. B runs [0,1] ms
+# and sleeps to 10, so CPU 1 is idle [1,10], [11,20], ..., [991,1000]
+# while A or C waits on CPU 0, allowed there: 100 intervals of exactly
+# 9 ms (the last still open at the end, counted as of then), all over
+# 4 ms; CPU 0 is never idle. Expect that in the JSON and the same total
+# row in the text table.
+if run idle_islands 2 --islands && expect "unreasonable idle on islands: 100 events of 9 ms on CPU 1, in the JSON" \
+	"$out/idle_islands.json" \
+	"r['topology'] == 'islands' and r['sched_domains'] == '' and \
+	 r['unreasonable_idle']['buckets'] == ['2.5-3ms', '3-4ms', '>4ms'] and \
+	 r['unreasonable_idle']['total'] == {'count': [0, 0, 100], 'longest_ns': 9000000} and \
+	 [c['count'] for c in r['unreasonable_idle']['per_cpu']] == [[0, 0, 0], [0, 0, 100]]"; then
+	if "$sim" --seed 0 --islands --cpus 2 "$here/cases/idle_islands.json" 2>/dev/null |
+		grep -q '^total  *0  *0  *100  *9\.000$'; then
+		ok "unreasonable idle: the text table's total row"
+	else
+		bad "unreasonable idle: no 'total 0 0 100 9.000' row in the text report"
+	fi
+fi
+
+# The same on two CPUs sharing an LLC (--cpus 2: one MC domain): when B
+# sleeps, CPU 1 balances and pulls the task waiting on CPU 0 (new-idle
+# balancing, or the tick's a few ms later), so few intervals grow past
+# 2.5 ms. Expect the machine named mc-2 with an MC domain, migrations,
+# and fewer than a tenth of the islands' 100 events.
+run idle_islands 2 && expect "with balancing (mc-2) the idle CPU pulls: < 10 events, tasks migrate" \
+	"$out/idle_islands.json" \
+	"r['topology'] == 'mc-2' and r['sched_domains'] == 'MC' and \
+	 sum(r['unreasonable_idle']['total']['count']) < 10 and \
+	 sum(x['migrations'] for x in r['tasks']) > 0"
+
 # Every event kind and property in one workgen-style file (comments,
 # trailing commas, repeated keys). Expect it to run, list the keys it does
 # not model once each, leave out the SCHED_FIFO task by name, fork three
@@ -186,21 +218,26 @@ run every_event 4 && expect "every event kind runs; ignored keys and the RT task
 	 all(x['runtime_ns'] > 0 for x in r['tasks']) and \
 	 t['consumer-0']['cpu'] in (1, 2) and t['producer-0']['wakeups'] > 0"
 
-# Same file and seed twice: the report, the JSON and the trace are
-# byte-identical; another seed moves the tasks' start times, so its
-# report differs. Expect equal, equal, equal, different.
+# Same file and seed twice, with sched domains and balancing (smt-mc-8,
+# given once by name and once as the fixture's path: the same machine):
+# the report, the JSON and the trace are byte-identical; another seed
+# moves the tasks' start times, so its report differs. Expect equal,
+# equal, equal, different; and the machine's two levels in the result.
 for i in 1 2; do
-	"$sim" --seed 7 --cpus 4 --json "$out/d$i.json" --trace "$out/d$i.trace" \
+	[ $i = 1 ] && topo=smt-mc-8 || topo=$top/fixtures/topologies/smt-mc-8.topo
+	"$sim" --seed 7 --topology "$topo" --json "$out/d$i.json" --trace "$out/d$i.trace" \
 		"$here/cases/every_event.json" >"$out/d$i.txt" 2>/dev/null
 done
-"$sim" --seed 8 --cpus 4 "$here/cases/every_event.json" >"$out/d3.txt" 2>/dev/null
+"$sim" --seed 8 --topology smt-mc-8 "$here/cases/every_event.json" >"$out/d3.txt" 2>/dev/null
 if cmp -s "$out/d1.txt" "$out/d2.txt" && cmp -s "$out/d1.json" "$out/d2.json" &&
 	cmp -s "$out/d1.trace" "$out/d2.trace"; then
-	ok "same seed: report, JSON and trace byte-identical"
+	ok "same seed, with balancing: report, JSON and trace byte-identical"
 else
 	bad "same seed gave different output"
 fi
 if cmp -s "$out/d1.txt" "$out/d3.txt"; then bad "seeds 7 and 8 gave the same report"; else ok "another seed, another report"; fi
+expect "smt-mc-8 booted with its SMT and MC domains" "$out/d1.json" \
+	"r['topology'] == 'smt-mc-8' and r['sched_domains'] == 'SMT,MC' and r['cpus'] == 8"
 
 # The trace is the kernel's ftrace text: every line after the header has
 # task-pid, [cpu], flags, a timestamp and one of our events with its
@@ -306,9 +343,29 @@ for f in "$here"/bad/*.json; do
 	fi
 done
 
+# Each bad topology file in bad-topo/ names its message in its first line.
+# Expect, as for a bad workload, a non-zero exit, one line naming the file
+# and line, and no output file.
+for f in "$here"/bad-topo/*.topo; do
+	name=$(basename "$f" .topo)
+	pattern=$(sed -n '1s|^# expect: ||p' "$f")
+	mkdir "$out/badtopo-$name"
+	if "$sim" --topology "$f" --json "$out/badtopo-$name/r.json" --trace "$out/badtopo-$name/t.trace" \
+		"$here/cases/periodic.json" >"$out/bad.out" 2>"$out/bad.err"; then
+		bad "bad topology $name: exited 0"
+	elif [ "$(wc -l <"$out/bad.err")" -ne 1 ] || ! grep -qF -- "$pattern" "$out/bad.err"; then
+		bad "bad topology $name: wanted one line with '$pattern', got: $(head -c 300 "$out/bad.err")"
+	elif [ -n "$(ls -A "$out/badtopo-$name")" ]; then
+		bad "bad topology $name: left $(ls -A "$out/badtopo-$name")"
+	else
+		ok "bad topology $name: $(cat "$out/bad.err")"
+	fi
+done
+
 # Bad command lines: one line each, non-zero exit.
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
-	"--features NO_SUCH_FEATURE" "/no/such/file.json"; do
+	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
+	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
 	if "$sim" $a >/dev/null 2>"$out/cli.err"; then
