@@ -124,6 +124,13 @@ $(B)/gen/seam_stubs.c: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest $(TO
 	@mkdir -p $(dir $@)
 	@$(TOP)/sched_fair/seams.sh $(TOP)/shim/seams.manifest "$(REAL_OBJS)" "$(SHIM_OBJS)" $@
 
+# fairsim's trace in the tree's own tracepoint formats.
+$(OBJ)/gen/trace_formats.h: $(KSRC)/include/trace/events/sched.h $(TOP)/sched_fair/trace_formats.sh
+	@mkdir -p $(dir $@)
+	@$(TOP)/sched_fair/trace_formats.sh $(KSRC) >$@.tmp && mv $@.tmp $@
+$(B)/u/sim/trace.o: $(OBJ)/gen/trace_formats.h
+$(B)/u/sim/trace.o: UCFLAGS += -I$(OBJ)/gen
+
 $(B)/u/%.o: $(TOP)/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $*.c"
