@@ -348,42 +348,37 @@ else
 	bad "plots: $(tail -n 3 "$out/plot.log")"
 fi
 
-# Each file in bad/ names its expected message in its first line. Expect
-# a non-zero exit, exactly one line on stderr matching it, and no output
-# file, not even a partial one.
+# must_fail WHAT NAME PATTERN ARGS...: fairsim with ARGS and --json and
+# --trace into an empty dir. Expect a non-zero exit, exactly one line on
+# stderr matching PATTERN (grep), and no output file, not even a partial one.
+must_fail() {
+	what=$1 name=$2 pattern=$3
+	shift 3
+	mkdir "$out/$name"
+	if "$sim" --json "$out/$name/r.json" --trace "$out/$name/t.trace" "$@" \
+		>"$out/bad.out" 2>"$out/bad.err"; then
+		bad "$what: exited 0"
+	elif [ "$(wc -l <"$out/bad.err")" -ne 1 ] || ! grep -q -- "$pattern" "$out/bad.err"; then
+		bad "$what: wanted one line with '$pattern', got: $(head -c 300 "$out/bad.err")"
+	elif [ -n "$(ls -A "$out/$name")" ]; then
+		bad "$what: left $(ls -A "$out/$name")"
+	else
+		ok "$what: $(cat "$out/bad.err")"
+	fi
+}
+
+# Each file in bad/ names its expected message in its first line.
 for f in "$here"/bad/*.json; do
 	name=$(basename "$f" .json)
-	pattern=$(sed -n '1s|^// expect: ||p' "$f")
-	mkdir "$out/bad-$name"
-	if "$sim" --cpus 8 --json "$out/bad-$name/r.json" --trace "$out/bad-$name/t.trace" "$f" \
-		>"$out/bad.out" 2>"$out/bad.err"; then
-		bad "bad input $name: exited 0"
-	elif [ "$(wc -l <"$out/bad.err")" -ne 1 ] || ! grep -q -- "$pattern" "$out/bad.err"; then
-		bad "bad input $name: wanted one line matching '$pattern', got: $(head -c 300 "$out/bad.err")"
-	elif [ -n "$(ls -A "$out/bad-$name")" ]; then
-		bad "bad input $name: left $(ls -A "$out/bad-$name")"
-	else
-		ok "bad input $name: $(cat "$out/bad.err")"
-	fi
+	must_fail "bad input $name" "bad-$name" "$(sed -n '1s|^// expect: ||p' "$f")" --cpus 8 "$f"
 done
 
-# Each bad topology file in bad-topo/ names its message in its first line.
-# Expect, as for a bad workload, a non-zero exit, one line naming the file
-# and line, and no output file.
+# Each bad topology file in bad-topo/ likewise: the line names the file
+# and the line in it.
 for f in "$here"/bad-topo/*.topo; do
 	name=$(basename "$f" .topo)
-	pattern=$(sed -n '1s|^# expect: ||p' "$f")
-	mkdir "$out/badtopo-$name"
-	if "$sim" --topology "$f" --json "$out/badtopo-$name/r.json" --trace "$out/badtopo-$name/t.trace" \
-		"$here/cases/periodic.json" >"$out/bad.out" 2>"$out/bad.err"; then
-		bad "bad topology $name: exited 0"
-	elif [ "$(wc -l <"$out/bad.err")" -ne 1 ] || ! grep -qF -- "$pattern" "$out/bad.err"; then
-		bad "bad topology $name: wanted one line with '$pattern', got: $(head -c 300 "$out/bad.err")"
-	elif [ -n "$(ls -A "$out/badtopo-$name")" ]; then
-		bad "bad topology $name: left $(ls -A "$out/badtopo-$name")"
-	else
-		ok "bad topology $name: $(cat "$out/bad.err")"
-	fi
+	must_fail "bad topology $name" "badtopo-$name" "$(sed -n '1s|^# expect: ||p' "$f")" \
+		--topology "$f" "$here/cases/periodic.json"
 done
 
 # Bad command lines: one line each, non-zero exit.
