@@ -17,7 +17,8 @@ SERIES	?=
 COVERAGE ?= 1
 # make sim (the workload simulator, sim/)
 WORKLOAD ?=
-CPUS	?= 8
+CPUS	?=
+TOPO	?=
 DURATION ?=
 FEATURES ?=
 RESULT	?=
@@ -27,6 +28,7 @@ PLOT	?=
 SEEDS	?= 5
 KSRC_B	?=
 FEATURES_B ?=
+PROFILE_B ?=
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # The build uses every core unless make was given its own -j.
@@ -100,7 +102,11 @@ coverage:
 	$(call with_tree,$(TOP)/coverage/suite.sh $$ksrc $$obj $(PROFILE_FILE) $(RUN_ARGS))
 
 # One rt-app workload on the fake machine (sim/): reports on stdout.
-SIM_ARGS = --cpus $(CPUS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
+# The machine: TOPO= a name of fixtures/topologies or a .topo file, or
+# "islands" (CPUS CPUs without sched domains); else CPUS cores on one LLC.
+SIM_MACHINE = $(if $(CPUS),--cpus $(CPUS)) \
+	   $(if $(filter islands,$(TOPO)),--islands,$(if $(TOPO),--topology $(TOPO)))
+SIM_ARGS = $(SIM_MACHINE) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
 # PLOT=dir: also the result, the trace and their plots (gnuplot) in dir.
@@ -112,16 +118,19 @@ sim:
 
 # The same workload base vs patched: another tree (KSRC_B) and/or other
 # features (FEATURES_B), over SEEDS seeds; results under the build dir.
-sim_obj = $(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)" | md5sum | cut -c1-8)
+sim_obj = $(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(1)" | md5sum | cut -c1-8)
 sim-ab:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim-ab needs WORKLOAD=<rt-app .json>" >&2; exit 2; }
-	@[ -n "$(KSRC_B)$(FEATURES_B)" ] || { echo "fairtest: make sim-ab needs KSRC_B=<patched tree> and/or FEATURES_B=<features>" >&2; exit 2; }
+	@[ -n "$(KSRC_B)$(FEATURES_B)$(PROFILE_B)" ] || { echo "fairtest: make sim-ab needs KSRC_B=<patched tree>, FEATURES_B=<features> and/or PROFILE_B=<profile>" >&2; exit 2; }
+	@[ -z "$(PROFILE_B)" ] || [ -f $(SF)/configs/$(PROFILE_B).config ] || { echo "fairtest: unknown PROFILE_B=$(PROFILE_B); profiles: $(notdir $(basename $(wildcard $(SF)/configs/*.config)))" >&2; exit 2; }
 	$(if $(PLOT),@$(SF)/deps.sh gnuplot-nox)
-	$(if $(KSRC_B),+@$(MAKE) --no-print-directory build KSRC=$(KSRC_B))
+	$(if $(KSRC_B)$(PROFILE_B),+@$(MAKE) --no-print-directory build $(if $(KSRC_B),KSRC=$(KSRC_B)) \
+	  $(if $(PROFILE_B),PROFILE=$(PROFILE_B)))
 	$(call with_tree,bin_b=$$obj/fairsim; \
-	 $(if $(KSRC_B),ksrc=$$($(SF)/tree.sh $(KSRC_B)) && bin_b=$(sim_obj)/fairsim;) \
+	 $(if $(KSRC_B)$(PROFILE_B),ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(or $(KSRC_B),$(KSRC))) && \
+	   bin_b=$(call sim_obj,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
 	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
-	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' --cpus $(CPUS) \
+	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
 	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
 	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
@@ -150,7 +159,7 @@ help:
 	@echo '  coverage  the suites on one tree built with --coverage: fair.c summary, HTML'
 	@echo '  sim       WORKLOAD=f.json : run an rt-app workload on the fake machine; perf sched'
 	@echo '            latency, cyclictest and schbench shaped tables (fixtures/workloads/)'
-	@echo '  sim-ab    WORKLOAD=f.json KSRC_B=tree and/or FEATURES_B=...: base vs patched over'
+	@echo '  sim-ab    WORKLOAD=f.json KSRC_B=tree, FEATURES_B=... and/or PROFILE_B=...: base vs patched over'
 	@echo '            SEEDS seeds, latency rows with change % and +/- spread'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
@@ -163,7 +172,7 @@ help:
 	@echo '              (6.12: the installed package). Trees run here: 6.12, 7.2, 7.3'
 	@echo '  PROFILE=x   config profile from sched_fair/configs ($(PROFILE)); one of:'
 	@echo '              $(notdir $(basename $(wildcard $(SF)/configs/*.config)))'
-	@echo '              (nohz: idle CPUs stop their tick; fair_nohz runs there)'
+	@echo '              (nohz: idle CPUs stop their tick; fair_nohz runs there; hz1000: a 1 ms tick)'
 	@echo '  O=dir       build dir; one subdir per tree and profile ($(O))'
 	@echo '  FILTER=g    run only suite.case names matching the glob(s)'
 	@echo '  SEED=n      seed for randomised tests ($(SEED))'
@@ -183,7 +192,11 @@ help:
 	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'
 	@echo '  make sim knobs:'
 	@echo '  WORKLOAD=f  the rt-app JSON file to run'
-	@echo '  CPUS=n      fake CPUs, 1..64 ($(CPUS))'
+	@echo '  CPUS=n      fake CPUs, 1..64 (8): n cores on one LLC, one MC sched domain,'
+	@echo '              placed and balanced by fair.c (the shape of fixtures/topologies/mc-4)'
+	@echo '  TOPO=t      the machine instead: a name of fixtures/topologies ($(notdir $(basename $(wildcard $(TOP)/fixtures/topologies/*.topo))))'
+	@echo '              or a .topo file; TOPO=islands: CPUS CPUs without sched domains (tasks'
+	@echo '              spread round-robin at fork and never move)'
 	@echo '  SEED=n      jitters each task'"'"'s start by up to 1 ms; 0 = no jitter ($(SEED))'
 	@echo '  DURATION=s  simulated seconds, overrides the file'"'"'s global.duration'
 	@echo '  FEATURES=l  sched features to set first, e.g. FEATURES='"'"'!RUN_TO_PARITY,PREEMPT_SHORT'"'"
@@ -195,3 +208,5 @@ help:
 	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'
 	@echo '  KSRC_B=t    make sim-ab: the patched tree (built like KSRC, in its own dir)'
 	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'
+	@echo '  PROFILE_B=p make sim-ab: the patched side built with another profile, e.g.'
+	@echo '              PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'

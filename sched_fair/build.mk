@@ -43,7 +43,7 @@ REAL_OBJS := $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o \
 	     $(B)/k/lib/rbtree.o $(B)/k/lib/find_bit.o $(B)/k/arch/x86/lib/hweight.o
 SHIM_SRCS := $(wildcard $(TOP)/shim/seams/*.c $(TOP)/shim/driver/*.c)
 SHIM_OBJS := $(patsubst $(TOP)/shim/%.c,$(B)/k/%.o,$(SHIM_SRCS)) $(B)/k/gen/prio_tables.o
-USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
+USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/shim/topo_file.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
 	     $(filter-out $(TOP)/tests/runner.c $(TOP)/tests/harness.c,$(wildcard $(TOP)/tests/*.c))
 USER_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(USER_SRCS)) $(B)/u/gen/seam_stubs.o \
 	     $(B)/u/gen/topologies.o
@@ -52,7 +52,8 @@ BIN	:= $(B)/fairtest
 # The workload simulator (sim/, user side) on the same kernel-side objects.
 SIM_SRCS := $(wildcard $(TOP)/sim/*.c)
 SIM_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(SIM_SRCS)) $(B)/u/shim/host.o \
-	    $(B)/u/shim/fiu_host.o $(B)/u/gen/seam_stubs.o
+	    $(B)/u/shim/fiu_host.o $(B)/u/shim/topo_file.o $(B)/u/gen/seam_stubs.o \
+	    $(B)/u/gen/topologies.o
 FAIRSIM	:= $(B)/fairsim
 
 all: $(BIN) $(FAIRSIM)
@@ -165,6 +166,13 @@ $(B)/gen/seam_stubs.stamp: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest 
 	@mkdir -p $(dir $@)
 	@$(TOP)/sched_fair/seams.sh $(TOP)/shim/seams.manifest "$(REAL_OBJS)" "$(SHIM_OBJS)" $(B)/gen/seam_stubs.c
 	@touch $@
+
+# fairsim's trace in the tree's own tracepoint formats.
+$(OBJ)/gen/trace_formats.h: $(KSRC)/include/trace/events/sched.h $(TOP)/sched_fair/trace_formats.sh
+	@mkdir -p $(dir $@)
+	@$(TOP)/sched_fair/trace_formats.sh $(KSRC) >$@.tmp && mv $@.tmp $@
+$(B)/u/sim/trace.o: $(OBJ)/gen/trace_formats.h
+$(B)/u/sim/trace.o: UCFLAGS += -I$(OBJ)/gen
 
 $(B)/u/%.o: $(TOP)/%.c
 	@mkdir -p $(dir $@)

@@ -91,6 +91,16 @@ has 'DECLARE_PER_CPU\(struct sched_domain_shared __rcu \*, sd_balance_shared\);'
 grep -Eq '^static u64 ineligible_vruntime\(struct cfs_rq' "$fair_c" && echo "#define FT_HAVE_PROTECT_INELIGIBLE	1"
 has 'u64 slice = normalized_sysctl_sched_base_slice;' "$fair_c" && echo "#define FT_HAVE_MIN_QUANTUM	1"
 grep -q 'const_pcpu_hot' "$1/arch/x86/include/asm/current.h" && echo "#define FT_HAVE_PCPU_HOT	1"
+# A delayed task's wake-up (ENQUEUE_DELAYED): does enqueue_task_fair()
+# update curr before requeue_delayed_entity() takes the lag against V?
+# Without it (6.12, 7.2) V is as of curr's last update, which can leave a
+# positive lag negative and DELAY_ZERO with nothing to clip (the sleeper
+# experiment's 7.3 difference; tests/sim).
+awk '/^enqueue_task_fair\(/ { in_f = 1 }
+     in_f && /update_curr/ { upd = 1 }
+     in_f && /requeue_delayed_entity\(/ { if (upd) found = 1; exit }
+     in_f && /^}/ { exit }
+     END { exit !found }' "$fair_c" && echo "#define FT_HAVE_REQUEUE_CURRENT_V	1"
 
 # Findings: known fair.c weaknesses, detected from the construction that
 # causes them, so tests of the exact rule expect the failure only there.

@@ -49,6 +49,15 @@ int ft_boot_topology(const struct ft_topology *topo);
 const struct ft_topology *ft_topology_find(const char *name);
 int ft_topology_count(void);
 const struct ft_topology *ft_topology_get(int i);
+/*
+ * The .topo format's one reader (shim/topo_file.c, user side): 0, or -1
+ * with one line "LINE: what is wrong" (read: "FILE:LINE: ...") in @err.
+ * @expect, if not NULL, gets the "expect" lines (malloc'd, may be NULL).
+ */
+int ft_topology_parse(const char *text, const char *name, struct ft_topology *out,
+		      char **expect, char *err, unsigned long errlen);
+int ft_topology_read(const char *path, struct ft_topology *out, char *err,
+		     unsigned long errlen);
 
 /* One level of a CPU's domain hierarchy, as topology.c left it. */
 struct ft_domain {

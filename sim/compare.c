@@ -38,27 +38,25 @@ static int load(struct side *s, const char *path)
 	return 0;
 }
 
-/* by_task.<def>.<field>[.<sub>] of one result; false when absent */
-static bool get(json_object *r, const char *def, const char *field, const char *sub, double *v)
+/* A number of one result by its path of keys (NULL ends it; an array
+ * index where @idx >= 0 at the end); false when absent. */
+static bool get(json_object *r, const char *const *path, int idx, double *v)
 {
-	json_object *o;
-
-	if (!json_object_object_get_ex(r, "by_task", &o) ||
-	    !json_object_object_get_ex(o, def, &o) ||
-	    !json_object_object_get_ex(o, field, &o) ||
-	    (sub && !json_object_object_get_ex(o, sub, &o)))
+	for (; *path; path++)
+		if (!json_object_object_get_ex(r, *path, &r))
+			return false;
+	if (idx >= 0 && !(r = json_object_array_get_idx(r, idx)))
 		return false;
-	*v = json_object_get_double(o);
+	*v = json_object_get_double(r);
 	return true;
 }
 
-static bool stat(struct side *s, const char *def, const char *field, const char *sub,
-		 double *mean, double *sd)
+static bool stat(struct side *s, const char *const *path, int idx, double *mean, double *sd)
 {
 	double v, sum = 0, sq = 0;
 
 	for (int i = 0; i < s->n; i++) {
-		if (!get(s->r[i], def, field, sub, &v))
+		if (!get(s->r[i], path, idx, &v))
 			return false;
 		sum += v;
 		sq += v * v;
@@ -68,13 +66,13 @@ static bool stat(struct side *s, const char *def, const char *field, const char 
 	return true;
 }
 
-static void row(struct side *a, struct side *b, const char *label, const char *def,
-		const char *field, const char *sub, double scale)
+static void row(struct side *a, struct side *b, const char *label, const char *const *path,
+		int idx, double scale)
 {
 	double am, asd, bm, bsd;
 	char change[32] = "n/a";
 
-	if (!stat(a, def, field, sub, &am, &asd) || !stat(b, def, field, sub, &bm, &bsd))
+	if (!stat(a, path, idx, &am, &asd) || !stat(b, path, idx, &bm, &bsd))
 		return;
 	if (am != 0)
 		snprintf(change, sizeof(change), "%+.1f%%", 100.0 * (bm - am) / am);
@@ -82,6 +80,15 @@ static void row(struct side *a, struct side *b, const char *label, const char *d
 		snprintf(change, sizeof(change), "0.0%%");
 	printf("%-12s %12.1f +/- %-8.1f %12.1f +/- %-8.1f %10s\n", label, am / scale,
 	       asd / scale, bm / scale, bsd / scale, change);
+}
+
+/* One row of a task definition's figures: by_task.<def>.<field>[.<sub>] */
+static void task_row(struct side *a, struct side *b, const char *label, const char *def,
+		     const char *field, const char *sub, double scale)
+{
+	const char *path[] = { "by_task", def, field, sub, NULL };
+
+	row(a, b, label, path, -1, scale);
 }
 
 int sim_compare(int argc, char **argv)
@@ -106,10 +113,23 @@ int sim_compare(int argc, char **argv)
 		(void)unused;
 		printf("\n# scheduling latency (us) for %s\n%-12s %25s %25s %10s\n", def, "",
 		       "base", "patched", "change");
-		row(&a, &b, "99th", def, "wakeup_latency_ns", "p99", 1000);
-		row(&a, &b, "99.9th", def, "wakeup_latency_ns", "p99.9", 1000);
-		row(&a, &b, "Maximum", def, "wakeup_latency_ns", "max", 1000);
-		row(&a, &b, "run time ms", def, "runtime_ns", NULL, 1e6);
+		task_row(&a, &b, "99th", def, "wakeup_latency_ns", "p99", 1000);
+		task_row(&a, &b, "99.9th", def, "wakeup_latency_ns", "p99.9", 1000);
+		task_row(&a, &b, "Maximum", def, "wakeup_latency_ns", "max", 1000);
+		task_row(&a, &b, "run time ms", def, "runtime_ns", NULL, 1e6);
+	}
+	/* the LB_PROMOTE series' table: unreasonable idle events per bucket */
+	if (json_object_object_get_ex(a.r[0], "unreasonable_idle", NULL)) {
+		static const char *const count[] = { "unreasonable_idle", "total", "count", NULL };
+		static const char *const longest[] = { "unreasonable_idle", "total", "longest_ns",
+						       NULL };
+		static const char *const label[] = { "2.5-3 ms", "3-4 ms", "> 4 ms" };
+
+		printf("\n# unreasonable idle events (all CPUs)\n%-12s %25s %25s %10s\n", "",
+		       "base", "patched", "change");
+		for (int i = 0; i < 3; i++)
+			row(&a, &b, label[i], count, i, 1);
+		row(&a, &b, "longest ms", longest, -1, 1e6);
 	}
 	ret = 0;
 out:

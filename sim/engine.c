@@ -50,12 +50,20 @@ static ft_u64 mix(ft_u64 x)
 	return x ^ (x >> 31);
 }
 
-/* Without sched domains fair.c never moves a task: spread them at fork. */
-static int place(ft_u64 cpus, int nr_cpus, int k)
+/*
+ * Where instance @k of the workload forks. With sched domains, rt-app's
+ * main thread creates them all from CPU 0 and fork balancing
+ * (select_task_rq_fair() with WF_FORK) places each. On islands fair.c
+ * never moves a task, so they are spread round-robin over their allowed
+ * CPUs instead, or they would all stay on CPU 0.
+ */
+static int place(const struct sim_opts *o, ft_u64 cpus, int k)
 {
 	int allowed[FT_MAX_CPUS], n = 0;
 
-	for (int cpu = 0; cpu < nr_cpus; cpu++)
+	if (!o->islands)
+		return 0;
+	for (int cpu = 0; cpu < o->cpus; cpu++)
 		if (!cpus || (cpus & (1ULL << cpu)))
 			allowed[n++] = cpu;
 	return n ? allowed[k % n] : 0;
@@ -450,6 +458,19 @@ static int set_features(struct sim_run *run, const char *list)
 	return 0;
 }
 
+/* CPU 0's domain levels as topology.c built them, for the reports. */
+static void machine_domains(struct sim_run *run)
+{
+	struct ft_domain *d = calloc(8, sizeof(*d));
+	int n = d ? ft_cpu_domains(0, d, 8) : 0;
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++)
+		len += snprintf(run->domains + len, sizeof(run->domains) - len, "%s%s",
+				i ? "," : "", d[i].name);
+	free(d);
+}
+
 int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim_opts *o,
 		   FILE *trace)
 {
@@ -469,10 +490,12 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 		run->owner[i] = -1;
 	run->end_ns = o->duration_ns ? o->duration_ns : w->duration_ns;
 
-	if (ft_boot(o->cpus)) {
-		snprintf(run->error, sizeof(run->error), "the machine did not boot with %d CPUs", o->cpus);
+	if (o->islands ? ft_boot(o->cpus) : ft_boot_topology(&o->topo)) {
+		snprintf(run->error, sizeof(run->error), "the machine (%s, %d CPUs) did not boot",
+			 o->islands ? "islands" : o->topo.name, o->cpus);
 		return -1;
 	}
+	machine_domains(run);
 	ft_set_invariant_checking(!o->no_check);
 	ft_init_granularity();	/* the base slice a machine of this size boots with */
 	if (set_features(run, o->features) || make_groups(run))
@@ -481,7 +504,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	ft_set_observer(sim_observe, run);
 	for (int d = 0; d < w->nr_defs; d++) {
 		for (int i = 0; i < w->defs[d].instance; i++, k++)
-			if (start_instance(run, d, place(w->defs[d].cpus, o->cpus, k), i,
+			if (start_instance(run, d, place(o, w->defs[d].cpus, k), i,
 					   w->defs[d].delay_ns +
 					   (o->seed ? mix(o->seed * 1000003ULL + k) % 1000000ULL : 0)))
 				return -1;
@@ -496,6 +519,9 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 			ft_run_for(10000000ULL);
 		run->end_ns = run->alive ? ft_now() : run->last_exit;
 	}
+	for (int cpu = 0; cpu < o->cpus; cpu++)
+		ft_unreasonable_idle(cpu, &run->idle[cpu]);
+	ft_unreasonable_idle(-1, &run->idle[o->cpus]);
 	for (int i = 0; i < run->nr_tasks; i++) {
 		if (!run->tasks[i].done)
 			run->tasks[i].exec_ns = ft_task_exec_ns(run->tasks[i].id);

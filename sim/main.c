@@ -14,8 +14,9 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: fairsim [--cpus N] [--seed N] [--duration S] [--features A,!B]\n"
-		"               [--json FILE] [--trace FILE] [--no-check] [--quiet] WORKLOAD.json\n"
+	fprintf(stderr, "usage: fairsim [--cpus N | --topology NAME|FILE.topo] [--islands] [--seed N]\n"
+		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
+		"               [--no-check] [--quiet] WORKLOAD.json\n"
 		"       fairsim --compare BASE.json... --vs PATCHED.json...\n");
 }
 
@@ -48,6 +49,48 @@ static int number(const char *s, long long lo, long long hi, long long *out)
 	return errno || *end || end == s || *out < lo || *out > hi ? -1 : 0;
 }
 
+/*
+ * --cpus N alone: N cores sharing one last-level cache, no SMT, the shape
+ * of fixtures/topologies/mc-2 and mc-4 for any N (topology.c makes one MC
+ * domain of it; one CPU has none), so tasks are placed and balanced as on
+ * a real single-LLC N-core part.
+ */
+static void single_llc(struct ft_topology *t, int n)
+{
+	static char name[16];
+
+	snprintf(name, sizeof(name), "mc-%d", n);
+	*t = (struct ft_topology){ .name = name, .nr_cpus = n };
+	for (int i = 0; i < n; i++) {
+		t->core[i] = t->cluster[i] = i;
+		t->capacity[i] = 1024;
+	}
+}
+
+/* A name of fixtures/topologies, or a path to a .topo file. */
+static int machine(const char *arg, struct ft_topology *t)
+{
+	const struct ft_topology *named;
+	char err[768];
+
+	if (strchr(arg, '/') || strstr(arg, ".topo")) {
+		if (!ft_topology_read(arg, t, err, sizeof(err)))
+			return 0;
+		fprintf(stderr, "fairsim: topology %s\n", err);
+		return -1;
+	}
+	named = ft_topology_find(arg);
+	if (named) {
+		*t = *named;
+		return 0;
+	}
+	fprintf(stderr, "fairsim: no topology '%s': give a .topo file or one of", arg);
+	for (int i = 0; i < ft_topology_count(); i++)
+		fprintf(stderr, " %s", ft_topology_get(i)->name);
+	fprintf(stderr, " (fixtures/topologies)\n");
+	return -1;
+}
+
 static char tmp_json[4096], tmp_trace[4096];
 
 static void drop_tmp(void)
@@ -60,7 +103,8 @@ static void drop_tmp(void)
 
 int main(int argc, char **argv)
 {
-	struct sim_opts o = { .cpus = 8, .seed = 1 };
+	struct sim_opts o = { .seed = 1 };
+	const char *topology = NULL;
 	struct sim_workload w;
 	struct sim_run run;
 	long long n;
@@ -75,6 +119,8 @@ int main(int argc, char **argv)
 			o.no_check = true;
 		} else if (!strcmp(a, "--quiet")) {
 			o.quiet = true;
+		} else if (!strcmp(a, "--islands")) {
+			o.islands = true;
 		} else if (a[0] == '-' && a[1] == '-' && !v) {
 			usage();
 			return bad("option needs a value:", a);
@@ -82,6 +128,9 @@ int main(int argc, char **argv)
 			if (number(v, 1, FT_MAX_CPUS, &n))
 				return bad("CPUS must be 1..64, not", v);
 			o.cpus = n;
+			i++;
+		} else if (!strcmp(a, "--topology")) {
+			topology = v;
 			i++;
 		} else if (!strcmp(a, "--seed")) {
 			if (number(v, 0, 1LL << 62, &n))
@@ -114,6 +163,23 @@ int main(int argc, char **argv)
 		usage();
 		return 2;
 	}
+	if (topology && o.islands) {
+		fprintf(stderr, "fairsim: --islands has no sched domains, --topology %s has: "
+			"give one of them\n", topology);
+		return 2;
+	}
+	if (topology) {
+		if (machine(topology, &o.topo))
+			return 2;
+		if (o.cpus && o.cpus != o.topo.nr_cpus) {
+			fprintf(stderr, "fairsim: --cpus %d but topology %s has %d CPUs: drop "
+				"--cpus (CPUS=)\n", o.cpus, o.topo.name, o.topo.nr_cpus);
+			return 2;
+		}
+	} else {
+		single_llc(&o.topo, o.cpus ? o.cpus : 8);
+	}
+	o.cpus = o.topo.nr_cpus;
 	if (sim_parse(o.workload, &w, o.cpus))
 		return 1;
 	if (!o.duration_ns && !w.duration_ns)

@@ -132,13 +132,59 @@ static void latency_tables(FILE *f, struct sim_run *run, int d)
 	sim_samples_free(&s);
 }
 
-void sim_report_text(FILE *f, struct sim_run *run)
+static const char *const idle_buckets[FT_IDLE_BUCKETS] = { "2.5-3ms", "3-4ms", ">4ms" };
+
+/*
+ * The LB_PROMOTE series' count of unreasonable idle: per CPU and in
+ * total, how many intervals of each length a CPU stayed idle while a task
+ * allowed there waited runnable on another CPU (shim/driver/idle.c).
+ */
+static void idle_table(FILE *f, struct sim_run *run)
+{
+	int n = run->o->cpus;
+
+	fprintf(f, "\n# unreasonable idle (a CPU idle > 2.5 ms while a task allowed there waits "
+		"elsewhere), HZ=%llu\n%-6s", 1000000000ULL / ft_tick_nsec(), "cpu");
+	for (int b = 0; b < FT_IDLE_BUCKETS; b++)
+		fprintf(f, " %9s", idle_buckets[b]);
+	fprintf(f, " %11s\n", "longest ms");
+	for (int cpu = 0; cpu <= n; cpu++) {
+		const struct ft_idle_stats *st = &run->idle[cpu];
+
+		if (cpu < n)
+			fprintf(f, "%-6d", cpu);
+		else
+			fprintf(f, "%-6s", "total");
+		for (int b = 0; b < FT_IDLE_BUCKETS; b++)
+			fprintf(f, " %9llu", st->count[b]);
+		fprintf(f, " %11.3f\n", st->longest_ns / 1e6);
+	}
+}
+
+/* "smt-mc-8 (8 CPUs, domains SMT,MC)", "8 CPUs as islands (no sched domains)" */
+static void machine_name(struct sim_run *run, char *out, size_t n)
 {
 	const struct sim_opts *o = run->o;
 
-	fprintf(f, "fairsim: %s on %d CPUs (base slice %llu us), %llu.%03llu s simulated, "
-		"seed %llu%s%s%s\n", run->w->path, o->cpus, ft_base_slice() / 1000,
-		run->end_ns / 1000000000ULL, run->end_ns % 1000000000ULL / 1000000, o->seed,
+	if (o->islands)
+		snprintf(out, n, "%d CPU%s as islands (no sched domains)", o->cpus,
+			 o->cpus > 1 ? "s" : "");
+	else
+		snprintf(out, n, "%s (%d CPU%s, sched domains %s)", o->topo.name, o->cpus,
+			 o->cpus > 1 ? "s" : "",
+			 run->domains[0] ? run->domains : "none");
+}
+
+void sim_report_text(FILE *f, struct sim_run *run)
+{
+	const struct sim_opts *o = run->o;
+	char m[128];
+
+	machine_name(run, m, sizeof(m));
+	fprintf(f, "fairsim: %s on %s, HZ=%llu, base slice %llu us, %llu.%03llu s simulated, "
+		"seed %llu%s%s%s\n", run->w->path, m, 1000000000ULL / ft_tick_nsec(),
+		ft_base_slice() / 1000, run->end_ns / 1000000000ULL,
+		run->end_ns % 1000000000ULL / 1000000, o->seed,
 		o->features ? ", features " : "", o->features ? o->features : "",
 		o->no_check ? ", invariant checker off" : "");
 	if (run->w->ignored[0])
@@ -147,6 +193,7 @@ void sim_report_text(FILE *f, struct sim_run *run)
 	summary(f, run);
 	for (int d = 0; d < run->w->nr_defs; d++)
 		latency_tables(f, run, d);
+	idle_table(f, run);
 }
 
 static json_object *num(ft_u64 v)
@@ -202,6 +249,35 @@ static json_object *list(const char *csv)
 	return a;
 }
 
+static json_object *idle_json(const struct ft_idle_stats *st, int cpu)
+{
+	json_object *o = json_object_new_object(), *c = json_object_new_array();
+
+	if (cpu >= 0)
+		json_object_object_add(o, "cpu", num(cpu));
+	for (int b = 0; b < FT_IDLE_BUCKETS; b++)
+		json_object_array_add(c, num(st->count[b]));
+	json_object_object_add(o, "count", c);
+	json_object_object_add(o, "longest_ns", num(st->longest_ns));
+	return o;
+}
+
+/* unreasonable_idle: {buckets, total: {count, longest_ns}, per_cpu: [...]} */
+static json_object *idle_result(struct sim_run *run)
+{
+	json_object *o = json_object_new_object(), *b = json_object_new_array();
+	json_object *per = json_object_new_array();
+
+	for (int i = 0; i < FT_IDLE_BUCKETS; i++)
+		json_object_array_add(b, json_object_new_string(idle_buckets[i]));
+	json_object_object_add(o, "buckets", b);
+	json_object_object_add(o, "total", idle_json(&run->idle[run->o->cpus], -1));
+	for (int cpu = 0; cpu < run->o->cpus; cpu++)
+		json_object_array_add(per, idle_json(&run->idle[cpu], cpu));
+	json_object_object_add(o, "per_cpu", per);
+	return o;
+}
+
 int sim_report_json(const char *path, struct sim_run *run)
 {
 	json_object *root = json_object_new_object(), *tasks = json_object_new_array();
@@ -212,6 +288,10 @@ int sim_report_json(const char *path, struct sim_run *run)
 
 	json_object_object_add(root, "workload", json_object_new_string(run->w->path));
 	json_object_object_add(root, "cpus", num(o->cpus));
+	json_object_object_add(root, "topology", json_object_new_string(o->islands ? "islands" :
+								       o->topo.name));
+	json_object_object_add(root, "sched_domains", json_object_new_string(run->domains));
+	json_object_object_add(root, "hz", num(1000000000ULL / ft_tick_nsec()));
 	json_object_object_add(root, "seed", num(o->seed));
 	json_object_object_add(root, "duration_ns", num(run->end_ns));
 	json_object_object_add(root, "base_slice_ns", num(ft_base_slice()));
@@ -275,6 +355,7 @@ int sim_report_json(const char *path, struct sim_run *run)
 	}
 	json_object_object_add(root, "tasks", tasks);
 	json_object_object_add(root, "by_task", defs);
+	json_object_object_add(root, "unreasonable_idle", idle_result(run));
 	ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY |
 				      JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 	json_object_put(root);

@@ -140,6 +140,9 @@ struct sim_task {
 struct sim_opts {
 	const char *workload;
 	int cpus;
+	/* the machine: a topology's sched domains, or islands (none) */
+	struct ft_topology topo;
+	bool islands;
 	unsigned long long seed;
 	ft_u64 duration_ns;	/* 0 = the workload's */
 	const char *features;	/* "A,!B" */
@@ -168,6 +171,9 @@ struct sim_run {
 	ft_u64 end_ns;
 	FILE *trace;
 	unsigned long zero_time_steps;
+	/* unreasonable idle per CPU, [nr_cpus] the total (idle.c's buckets) */
+	struct ft_idle_stats idle[FT_MAX_CPUS + 1];
+	char domains[32];	/* CPU 0's levels, "SMT,MC"; "" = none */
 	char error[512];
 };
 

@@ -3,12 +3,60 @@
  * The observer: what core.c's tracepoints report, turned into per-task
  * measurements (wake-up latency, runnable wait, switches, preemptions,
  * migrations) and, when asked, into the kernel's own ftrace text lines
- * (the 6.12 formats of sched_switch, sched_waking, sched_wakeup,
- * sched_wakeup_new, sched_migrate_task), which the Perfetto UI and
- * trace-cmd's tools read as they read a real trace.
+ * for sched_switch, sched_waking, sched_wakeup, sched_wakeup_new and
+ * sched_migrate_task, which the Perfetto UI and trace-cmd's tools read as
+ * they read a real trace. The formats are the tree's own TP_printk()
+ * strings (sched_fair/trace_formats.sh reads them from its
+ * include/trace/events/sched.h); one whose fields are not the ones we
+ * fill falls back to 6.12's, and the trace's header says so.
  */
 #include <string.h>
 #include "sim.h"
+#include "trace_formats.h"
+
+/* 6.12's, and the conversions our arguments fill, in order */
+static const struct trace_fmt {
+	const char *event, *known, *args;
+	const char *tree;
+} fmts[] = {
+#ifndef FT_TRACE_FMT_SWITCH
+#define FT_TRACE_FMT_SWITCH NULL
+#endif
+#ifndef FT_TRACE_FMT_WAKEUP
+#define FT_TRACE_FMT_WAKEUP NULL
+#endif
+#ifndef FT_TRACE_FMT_MIGRATE
+#define FT_TRACE_FMT_MIGRATE NULL
+#endif
+	{ "sched_switch", "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> "
+	  "next_comm=%s next_pid=%d next_prio=%d", "sddsssdd", FT_TRACE_FMT_SWITCH },
+	{ "sched_wakeup", "comm=%s pid=%d prio=%d target_cpu=%03d", "sddd", FT_TRACE_FMT_WAKEUP },
+	{ "sched_migrate_task", "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d", "sdddd",
+	  FT_TRACE_FMT_MIGRATE },
+};
+enum { FMT_SWITCH, FMT_WAKEUP, FMT_MIGRATE };
+
+/* Does @fmt take exactly the conversions @args (one letter each)? */
+static bool fills(const char *fmt, const char *args)
+{
+	for (const char *p = fmt; (p = strchr(p, '%')); p++) {
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		p += strspn(p + 1, "0123456789-+ #.") + 1;
+		if (*args++ != *p)
+			return false;
+	}
+	return !*args;
+}
+
+static const char *fmt_of(int which)
+{
+	const struct trace_fmt *f = &fmts[which];
+
+	return f->tree && fills(f->tree, f->args) ? f->tree : f->known;
+}
 
 static void comm(struct sim_run *run, int pid, int cpu, char out[16])
 {
@@ -27,8 +75,13 @@ static void comm(struct sim_run *run, int pid, int cpu, char out[16])
 
 void sim_trace_header(FILE *f)
 {
-	fprintf(f, "# tracer: nop\n#\n"
-		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	fprintf(f, "# tracer: nop\n#\n");
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+		if (fmt_of(i) != fmts[i].tree)
+			fprintf(f, "# fairsim: %s: %s; written in 6.12's format\n", fmts[i].event,
+				fmts[i].tree ? "this tree's format has other fields" :
+				"not found in this tree's include/trace/events/sched.h");
+	fprintf(f, "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 		"#              | |         |   |||||     |         |\n");
 }
 
@@ -51,9 +104,9 @@ static void trace(struct sim_run *run, const struct ft_obs *o)
 		line(run, o, o->cpu, "sched_switch");
 		comm(run, o->prev_pid, o->cpu, c);
 		comm(run, o->pid, o->cpu, n);
-		fprintf(run->trace, "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%c%s ==> "
-			"next_comm=%s next_pid=%d next_prio=%d\n", c, o->prev_pid, o->prev_prio,
-			o->prev_state, o->preempt ? "+" : "", n, o->pid, o->prio);
+		fprintf(run->trace, fmt_of(FMT_SWITCH), c, o->prev_pid, o->prev_prio,
+			(char[2]){ o->prev_state }, o->preempt ? "+" : "", n, o->pid, o->prio);
+		fputc('\n', run->trace);
 		break;
 	case FT_OBS_WAKING:
 	case FT_OBS_WAKEUP:
@@ -61,14 +114,15 @@ static void trace(struct sim_run *run, const struct ft_obs *o)
 		line(run, o, o->cpu, o->kind == FT_OBS_WAKING ? "sched_waking" :
 		     o->kind == FT_OBS_WAKEUP ? "sched_wakeup" : "sched_wakeup_new");
 		comm(run, o->pid, o->cpu, c);
-		fprintf(run->trace, "comm=%s pid=%d prio=%d target_cpu=%03d\n", c, o->pid,
-			o->prio, o->cpu);
+		fprintf(run->trace, fmt_of(FMT_WAKEUP), c, o->pid, o->prio, o->cpu);
+		fputc('\n', run->trace);
 		break;
 	case FT_OBS_MIGRATE:
 		line(run, o, o->cpu, "sched_migrate_task");
 		comm(run, o->pid, o->cpu, c);
-		fprintf(run->trace, "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d\n", c,
-			o->pid, o->prio, o->orig_cpu, o->dest_cpu);
+		fprintf(run->trace, fmt_of(FMT_MIGRATE), c, o->pid, o->prio, o->orig_cpu,
+			o->dest_cpu);
+		fputc('\n', run->trace);
 		break;
 	}
 }

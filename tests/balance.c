@@ -127,9 +127,10 @@ static void weighted_loads_balance_within_imbalance_pct(struct kunit *test)
 }
 
 /*
- * Two CPUs: A and B CPU-bound, pinned to CPU 0 for 22 ms (the tick at 20
- * ms switched them, so the one waiting has not run for 2 ms, longer than
- * the 0.5 ms migration cost: not cache hot), X
+ * Two CPUs: A and B CPU-bound, pinned to CPU 0 until half a tick (at
+ * least 0.6 ms) after the tick at 20 ms: they switch only at ticks, so
+ * the one waiting has not run for that long, more than the 0.5 ms
+ * migration cost: not cache hot (22 ms at HZ=250, 20.6 ms at HZ=1000), X
  * running alone on CPU 1; then A and B may use both CPUs and X sleeps at
  * once, before any tick. Expect CPU 1's new-idle balance, from the pick
  * path of that very schedule, to pull A or B: CPU 1 is not idle after
@@ -149,7 +150,8 @@ static void newly_idle_cpu_pulls_waiting_task(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(a, 1), 0);
 	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(b, 1), 0);
 	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(x, 2), 0);
-	ft_run_for(22 * NSEC_PER_MSEC);
+	ft_run_for(20 * NSEC_PER_MSEC + (ft_tick_nsec() / 2 > 600 * NSEC_PER_USEC ?
+					 ft_tick_nsec() / 2 : 600 * NSEC_PER_USEC));
 	KUNIT_ASSERT_EQ(test, ft_curr(1), x);
 	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(a, 3), 0);
 	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(b, 3), 0);

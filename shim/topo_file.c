@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one reader of the .topo format (fixtures/topologies/), user side.
+ * The test binary reads its named machines with it from the texts
+ * sched_fair/topologies.sh compiles in, and fairsim reads any file with
+ * it at run time, so a machine means the same thing to both and a file
+ * that one accepts the other does too. Per CPU, in CPU order:
+ *
+ *	cpu N core cluster llc pkg capacity
+ *
+ * (equal ids share that level; levels must nest, as real ones do), plus
+ * "expect ..." lines (the domain dump tests/topology.c compares) and
+ * comments. Every mistake is reported as one line naming the line and
+ * what it should be.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fairtest.h"
+
+static int fail(char *err, size_t n, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int len = snprintf(err, n, "%d: ", line);
+
+	va_start(ap, fmt);
+	vsnprintf(err + len, n > (size_t)len ? n - len : 0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool number(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return !errno && end != s && !*end && *out >= lo && *out <= hi;
+}
+
+/* The first pair of CPUs that share a level but not the one above it. */
+static int check_nesting(const struct ft_topology *t, const int *line, char *err, size_t n)
+{
+	static const char *const names[] = { "core", "cluster", "llc", "pkg" };
+	const int *lvl[] = { t->core, t->cluster, t->llc, t->pkg };
+
+	for (int i = 0; i < t->nr_cpus; i++)
+		for (int j = 0; j < i; j++)
+			for (int l = 0; l < 3; l++)
+				if (lvl[l][i] == lvl[l][j] && lvl[l + 1][i] != lvl[l + 1][j])
+					return fail(err, n, line[i], "cpus %d and %d share a %s but not "
+						    "a %s: levels must nest (core in cluster in llc "
+						    "in pkg)", j, i, names[l], names[l + 1]);
+	return 0;
+}
+
+int ft_topology_parse(const char *text, const char *name, struct ft_topology *out,
+		      char **expect, char *err, unsigned long errlen)
+{
+	int line = 0, cpu_line[FT_MAX_CPUS];
+	size_t exp_len = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->name = name;
+	if (expect)
+		*expect = NULL;
+	for (const char *p = text, *start; *p; ) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char buf[1024], *f[8], *save;
+		int nf = 0;
+
+		line++;
+		if (len >= sizeof(buf))
+			return fail(err, errlen, line, "line too long");
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		start = p;
+		p += len + !!end;
+		for (char *w = strtok_r(buf, " \t\r", &save); w && nf < 8;
+		     w = strtok_r(NULL, " \t\r", &save))
+			f[nf++] = w;
+		if (!nf || f[0][0] == '#')
+			continue;
+		if (!strcmp(f[0], "expect")) {
+			const char *rest = strstr(start, "expect") + 6;
+			size_t rlen = len - (rest - start);
+
+			while (rlen && (*rest == ' ' || *rest == '\t'))
+				rest++, rlen--;
+			if (expect) {
+				char *e = realloc(*expect, exp_len + rlen + 2);
+
+				if (!e)
+					return fail(err, errlen, line, "out of memory");
+				memcpy(e + exp_len, rest, rlen);
+				exp_len += rlen;
+				e[exp_len++] = '\n';
+				e[exp_len] = '\0';
+				*expect = e;
+			}
+			continue;
+		}
+		if (strcmp(f[0], "cpu"))
+			return fail(err, errlen, line, "unknown line '%s': want 'cpu N core cluster "
+				    "llc pkg capacity', 'expect ...' or a # comment", f[0]);
+		{
+			long v[6];
+			int cpu = out->nr_cpus;
+
+			if (cpu == FT_MAX_CPUS)
+				return fail(err, errlen, line, "more than %d CPUs", FT_MAX_CPUS);
+			if (nf != 7 || !number(f[1], cpu, cpu, &v[0]))
+				return fail(err, errlen, line, "want: cpu %d core cluster llc pkg "
+					    "capacity (CPUs in order from 0)", cpu);
+			for (int i = 1; i < 5; i++)
+				if (!number(f[i + 1], 0, 1 << 20, &v[i]))
+					return fail(err, errlen, line, "cpu %d: '%s' is not an id "
+						    ">= 0", cpu, f[i + 1]);
+			if (!number(f[6], 0, 1024, &v[5]))
+				return fail(err, errlen, line, "cpu %d: capacity '%s' is not 1..1024 "
+					    "(0 = 1024)", cpu, f[6]);
+			out->core[cpu] = v[1];
+			out->cluster[cpu] = v[2];
+			out->llc[cpu] = v[3];
+			out->pkg[cpu] = v[4];
+			out->capacity[cpu] = v[5];
+			cpu_line[cpu] = line;
+			out->nr_cpus++;
+		}
+	}
+	if (!out->nr_cpus)
+		return fail(err, errlen, line, "no 'cpu N core cluster llc pkg capacity' lines");
+	return check_nesting(out, cpu_line, err, errlen);
+}
+
+int ft_topology_read(const char *path, struct ft_topology *out, char *err,
+		     unsigned long errlen)
+{
+	static char name[256];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	FILE *f = fopen(path, "r");
+	char *text = NULL, why[512];
+	size_t len = 0;
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (getdelim(&text, &len, '\0', f) < 0 && !text) {
+		fclose(f);
+		snprintf(err, errlen, "%s: cannot read it", path);
+		return -1;
+	}
+	fclose(f);
+	snprintf(name, sizeof(name), "%.*s", (int)(strcspn(base, ".")), base);
+	ret = ft_topology_parse(text ? text : "", name, out, NULL, why, sizeof(why));
+	if (ret)
+		snprintf(err, errlen, "%s:%s", path, why);
+	free(text);
+	return ret;
+}
