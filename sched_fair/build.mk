@@ -104,11 +104,15 @@ FAIR_SRC = $(if $(FAIR_C_DIR),$(FAIR_C_DIR),$(KSRC)/kernel/sched)/fair.c
 space	:= $(subst ,, )
 KINCLUDES = $(patsubst -include:%,%,$(filter -include:%,$(subst -include$(space),-include:,$(KFLAGS))))
 KCFLAGS_PCH = $(filter-out -include $(KINCLUDES),$(KCFLAGS))
-$(PCH)/fair_headers.h: $(FAIR_SRC) $(TOP)/sched_fair/build.mk
+# Rewritten only when the list changes: an edit of fair.c keeps the PCH.
+$(PCH)/fair_headers.h: $(PCH)/fair_headers.stamp ;
+$(PCH)/fair_headers.stamp: $(FAIR_SRC) $(TOP)/sched_fair/build.mk
 	@mkdir -p $(dir $@)
 	@awk -v dir='$(KSRC)/kernel/sched/' '/^#include "/ { sub(/"/, "\"" dir) } \
-	     /^#include/ { print; next } /^[ \t]*$$/ || /^\/\*/ || /^ \*/ || /^\/\// { next } { exit }' $< >$@.tmp
-	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+	     /^#include/ { print; next } /^[ \t]*$$/ || /^\/\*/ || /^ \*/ || /^\/\// { next } { exit }' $< >$(PCH)/fair_headers.h.tmp
+	@cmp -s $(PCH)/fair_headers.h.tmp $(PCH)/fair_headers.h && rm $(PCH)/fair_headers.h.tmp || \
+	 mv $(PCH)/fair_headers.h.tmp $(PCH)/fair_headers.h
+	@touch $@
 $(PCH)/ksched.h: $(TOP)/sched_fair/build.mk
 	@mkdir -p $(dir $@)
 	@echo '#include "$(TOP)/shim/ksched.h"' >$@
