@@ -67,15 +67,32 @@ $(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE)
 # prepare.sh also writes these (flags, weight tables from the tree's core.c).
 $(OBJ)/kflags $(OBJ)/gen/prio_tables.c: $(PREPARED) ;
 
-# Probing reads fair.c too; probes.h is replaced only when its text changes,
-# so editing fair.c does not rebuild everything that includes it.
-$(OBJ)/gen/probes.h: $(OBJ)/gen/probes.stamp ;
-$(OBJ)/gen/probes.stamp: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/sched/sched.h \
-		$(KSRC)/kernel/sched/fair.c $(KSRC)/kernel/sched/features.h $(KSRC)/include/linux/sched.h \
-		$(KSRC)/kernel/sched/topology.c
-	@$(TOP)/sched_fair/probe.sh $(KSRC) $(OBJ)/kflags $(TOP)/shim >$(OBJ)/gen/probes.tmp
-	@cmp -s $(OBJ)/gen/probes.tmp $(OBJ)/gen/probes.h && rm $(OBJ)/gen/probes.tmp || mv $(OBJ)/gen/probes.tmp $(OBJ)/gen/probes.h
+# probes.h holds what fair.c has (probes_fair.h: the part an edit of fair.c
+# can change, a third of the probing) and what the headers and flags have
+# (probes_tree.h). Each part is replaced only when its text changes, so
+# editing fair.c does not rebuild everything that includes them.
+PROBES	:= $(OBJ)/gen/probes.h $(OBJ)/gen/probes_fair.h $(OBJ)/gen/probes_tree.h
+$(OBJ)/gen/probes.h: $(OBJ)/gen/probes_h.stamp ;
+$(OBJ)/gen/probes_h.stamp: $(TOP)/sched_fair/build.mk
+	@mkdir -p $(dir $@)
+	@printf '#include "probes_tree.h"\n#include "probes_fair.h"\n' >$(OBJ)/gen/probes.h.tmp
+	@cmp -s $(OBJ)/gen/probes.h.tmp $(OBJ)/gen/probes.h && rm $(OBJ)/gen/probes.h.tmp || \
+	 mv $(OBJ)/gen/probes.h.tmp $(OBJ)/gen/probes.h
 	@touch $@
+define probe
+	@mkdir -p $(dir $@)
+	@$(TOP)/sched_fair/probe.sh $(KSRC) $(OBJ)/kflags $(TOP)/shim $(1) >$(OBJ)/gen/probes_$(1).tmp
+	@cmp -s $(OBJ)/gen/probes_$(1).tmp $(OBJ)/gen/probes_$(1).h && rm $(OBJ)/gen/probes_$(1).tmp || \
+	 mv $(OBJ)/gen/probes_$(1).tmp $(OBJ)/gen/probes_$(1).h
+	@touch $@
+endef
+$(OBJ)/gen/probes_fair.h: $(OBJ)/gen/probes_fair.stamp ;
+$(OBJ)/gen/probes_fair.stamp: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/sched/fair.c
+	$(call probe,fair)
+$(OBJ)/gen/probes_tree.h: $(OBJ)/gen/probes_tree.stamp ;
+$(OBJ)/gen/probes_tree.stamp: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/sched/sched.h \
+		$(KSRC)/kernel/sched/features.h $(KSRC)/include/linux/sched.h $(KSRC)/kernel/sched/topology.c
+	$(call probe,tree)
 
 # The tree a run names in its KTAP header: kernel version from the tree's
 # Makefile, Debian package version where tree.sh unpacked it.
@@ -147,16 +164,16 @@ $(B)/variant_cflags: FORCE
 $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS): $(B)/variant_cflags
 endif
 
-$(B)/k/fair_bridge.o: $(TOP)/shim/fair_bridge.c $(PREPARED) $(OBJ)/gen/probes.h $(PCH)/fair_headers.h.gch
+$(B)/k/fair_bridge.o: $(TOP)/shim/fair_bridge.c $(PREPARED) $(PROBES) $(PCH)/fair_headers.h.gch
 	$(call kcc,fair_headers.h)
-$(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h $(PCH)/ksched.h.gch
+$(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(PROBES) $(PCH)/ksched.h.gch
 	$(call kcc,ksched.h)
 $(B)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
 	$(kcc)
 $(B)/k/arch/x86/lib/%.o: KCFLAGS += -D__ASSEMBLY__ -Wa,--noexecstack
 $(B)/k/arch/x86/lib/%.o: $(KSRC)/arch/x86/lib/%.S $(PREPARED)
 	$(kcc)
-$(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(OBJ)/gen/probes.h $(PCH)/ksched.h.gch
+$(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(PROBES) $(PCH)/ksched.h.gch
 	$(call kcc,ksched.h)
 $(B)/k/gen/prio_tables.o: $(OBJ)/gen/prio_tables.c $(PREPARED)
 	$(kcc)

@@ -110,7 +110,7 @@ else
 # 1b. vprot sharing vlag's storage (mainline v6.17+ layout): the driver
 #     builds, the compile probe sees the union, the vprot tests run and pass.
 if gate SERIES="$fx/layout/vprot-union" COVERAGE=0 >"$out/union.out" 2>"$out/union.err" &&
-	grep -q FT_VPROT_IN_UNION "$gate_root/obj/gen/probes.h" &&
+	cat "$gate_root"/obj/gen/probes*.h | grep -q FT_VPROT_IN_UNION &&
 	grep -q '^fair_slice_protection.limit_set_at_pick_is_min_of_deadline_and_min_slice pass$' \
 		"$gate_root/steps/0003/results"; then
 	ok "vprot in a union with vlag: builds, probed as a union, vprot tests pass"

@@ -24,7 +24,7 @@ trap 'rm -rf "$logs"' EXIT
 # other leak still counts.
 here=$(cd "$(dirname "$0")" && pwd)
 vg_supp= lsan_supp=
-if grep -q FT_FINDING_SDS_DOUBLE_CLAIM "$(dirname "$(dirname "$bin")")/gen/probes.h" 2>/dev/null; then
+if cat "$(dirname "$(dirname "$bin")")"/gen/probes*.h 2>/dev/null | grep -q FT_FINDING_SDS_DOUBLE_CLAIM; then
 	vg_supp=--suppressions=$here/sds_double_claim.supp
 	lsan_supp=:suppressions=$here/sds_double_claim.lsan
 fi

@@ -291,7 +291,7 @@ share_b() {	# SEED [FEATURES]: B's share in percent
 import json; print([x['share_pct'] for x in json.load(open('$out/sl.json'))['tasks'] if x['task'] == 'B'][0])"
 }
 near() { awk -v v="$1" -v want="$2" 'BEGIN { exit !(v >= want - 0.5 && v <= want + 0.5) }'; }
-if grep -q 'FT_HAVE_REQUEUE_CURRENT_V' "$gen/probes.h" 2>/dev/null; then off=33.3 why="lag clipped to 0 at wake-up"
+if cat "$gen"/probes*.h 2>/dev/null | grep -q 'FT_HAVE_REQUEUE_CURRENT_V'; then off=33.3 why="lag clipped to 0 at wake-up"
 else off=50 why="lag against a stale V"; fi
 on=$(share_b 1) grid=$(share_b 2) nozero=$(share_b 2 '!DELAY_ZERO')
 if near "$on" 50 && near "$grid" "$off" && near "$nozero" 50; then
