@@ -63,6 +63,7 @@ struct ft_machine {
 	bool tick_stopped[NR_CPUS];	/* nohz: idle with its tick stopped */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	struct ft_idle_detector idle_det;
+	bool idle_clean;		/* no op since idle.c last looked (below) */
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
@@ -131,15 +132,29 @@ int ft_group_id(struct task_group *tg);
 struct cfs_rq *ft_cfs_rq_of(int cpu, int group);
 void ft_event(enum ft_event_kind kind);
 
+/*
+ * The unreasonable-idle detector looks at every task each time the clock
+ * moves, unless nothing it reads can have changed since it last did:
+ * which tasks wait where, and which CPUs run idle, change only inside an
+ * operation and under a lock (each release says so, core.c), or when a
+ * task comes or goes.
+ */
+static inline void ft_idle_state_changed(void)
+{
+	ft_m.idle_clean = false;
+}
+
 /* Names the operation for invariant reports; cheap, called by every op. */
 static inline void ft_op_begin(const char *name, long long a, long long b)
 {
 	ft_m.op = (struct ft_op){ name, a, b, true };
+	ft_idle_state_changed();
 }
 
 static inline void ft_op_begin1(const char *name, long long a)
 {
 	ft_m.op = (struct ft_op){ name, a, 0, false };
+	ft_idle_state_changed();
 }
 
 /* invariants.c: the always-on checker, run whenever an rq lock is released. */

@@ -48,12 +48,19 @@ static void wanted_cpus(struct cpumask *wanted)
 	}
 }
 
-/* The machine's state now holds until @until: open, keep or close. */
+/*
+ * The machine's state now holds until @until: open, keep or close. With
+ * nothing changed since the last step, each CPU's interval is open exactly
+ * when it should be, and stays so.
+ */
 void ft_idle_account(u64 until)
 {
 	struct ft_idle_detector *d = &ft_m.idle_det;
 	struct cpumask wanted;
 
+	if (ft_m.idle_clean)
+		return;
+	ft_m.idle_clean = true;
 	wanted_cpus(&wanted);
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
