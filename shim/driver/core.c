@@ -59,6 +59,7 @@ void ft_spin_releasing(raw_spinlock_t *lock)
 	ft_idle_state_changed();
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		if (lock == &cpu_rq(cpu)->__lock) {
+			ft_budget_changed(cpu);
 			ft_check_invariants(cpu_rq(cpu));
 			return;
 		}

@@ -64,6 +64,11 @@ struct ft_machine {
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	struct ft_idle_detector idle_det;
 	bool idle_clean;		/* no op since idle.c last looked (below) */
+	/* loop.c's next event, kept until what it depends on changes */
+	u64 budget_at[NR_CPUS];		/* when curr's run budget ends */
+	bool budget_known[NR_CPUS];
+	u64 wake_next;			/* the earliest wake_at of all tasks */
+	bool wake_known;
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
@@ -143,6 +148,23 @@ static inline void ft_idle_state_changed(void)
 {
 	ft_m.idle_clean = false;
 }
+
+/*
+ * A CPU's run budget end (loop.c) depends on its curr, which changes, and
+ * whose exec time is updated, only under that CPU's rq lock, and on the
+ * task's budget; the clock running ahead moves every one of them.
+ */
+static inline void ft_budget_changed(int cpu)
+{
+	ft_m.budget_known[cpu] = false;
+}
+
+static inline void ft_task_budget_changed(struct ft_task *t)
+{
+	ft_budget_changed(task_cpu(t->p));
+}
+
+void ft_set_wake_at(struct ft_task *t, u64 when);	/* loop.c */
 
 /* Names the operation for invariant reports; cheap, called by every op. */
 static inline void ft_op_begin(const char *name, long long a, long long b)

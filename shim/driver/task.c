@@ -159,7 +159,7 @@ static int ttwu(int id, int waker_cpu, int extra)
 		return -ESRCH;
 	if (READ_ONCE(p->__state) == TASK_RUNNING)
 		return -EALREADY;
-	ft_m.tasks[id].wake_at = 0;
+	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_event(FT_EV_WAKE);
 	ft_observe_wake(FT_OBS_WAKING, p);
 
@@ -288,6 +288,7 @@ void ft_task_dead(struct task_struct *p)
 #ifdef FT_HAVE_TASK_DEAD_FAIR
 	p->sched_class->task_dead(p);
 #endif
+	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_m.tasks[id] = (struct ft_task){};
 	ft_host_free(p);
 	ft_idle_state_changed();
