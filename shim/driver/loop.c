@@ -112,15 +112,20 @@ static u64 budget_end(int cpu)
  * sched_clock is still behind curr's exec_start (a clock fault at boot,
  * before topology.c sets the clock ahead): exec time stands still then.
  */
-static u64 budget_end_kept(int cpu)
+static noinline void budget_end_find(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	if (!ft_m.budget_known[cpu]) {
-		ft_m.budget_at[cpu] = budget_end(cpu);
-		ft_m.budget_known[cpu] = rq->curr == rq->idle ||
-					 ft_clock_peek() >= rq->curr->se.exec_start;
-	}
+	ft_m.budget_at[cpu] = budget_end(cpu);
+	ft_m.budget_known[cpu] = rq->curr == rq->idle ||
+				 ft_clock_peek() >= rq->curr->se.exec_start;
+}
+
+/* inline: asked for every CPU twice per event, it is known almost always */
+static inline u64 budget_end_kept(int cpu)
+{
+	if (!ft_m.budget_known[cpu])
+		budget_end_find(cpu);
 	return max(ft_m.budget_at[cpu], ft_m.now);
 }
 
