@@ -63,7 +63,8 @@ struct ft_machine {
 	bool tick_stopped[NR_CPUS];	/* nohz: idle with its tick stopped */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	struct ft_idle_detector idle_det;
-	bool idle_clean;		/* no op since idle.c last looked (below) */
+	bool idle_clean;		/* no change since idle.c last looked (below) */
+	bool quiet;			/* no change since the last preemption point */
 	/* loop.c's next event, kept until what it depends on changes */
 	u64 budget_at[NR_CPUS];		/* when curr's run budget ends */
 	bool budget_known[NR_CPUS];
@@ -138,15 +139,16 @@ struct cfs_rq *ft_cfs_rq_of(int cpu, int group);
 void ft_event(enum ft_event_kind kind);
 
 /*
- * The unreasonable-idle detector looks at every task each time the clock
- * moves, unless nothing it reads can have changed since it last did:
- * which tasks wait where, and which CPUs run idle, change only inside an
- * operation and under a lock (each release says so, core.c), or when a
- * task comes or goes.
+ * The scheduler's state changes only inside an operation and under a lock
+ * (each release says so, core.c), when a task comes or goes, or when an
+ * RCU callback is queued. Until one of those happens, the unreasonable-
+ * idle detector has nothing new to look at when the clock moves, and the
+ * loop no CPU to reschedule, no stopper, no callback (loop.c).
  */
-static inline void ft_idle_state_changed(void)
+static inline void ft_state_changed(void)
 {
 	ft_m.idle_clean = false;
+	ft_m.quiet = false;
 }
 
 /*
@@ -170,13 +172,13 @@ void ft_set_wake_at(struct ft_task *t, u64 when);	/* loop.c */
 static inline void ft_op_begin(const char *name, long long a, long long b)
 {
 	ft_m.op = (struct ft_op){ name, a, b, true };
-	ft_idle_state_changed();
+	ft_state_changed();
 }
 
 static inline void ft_op_begin1(const char *name, long long a)
 {
 	ft_m.op = (struct ft_op){ name, a, 0, false };
-	ft_idle_state_changed();
+	ft_state_changed();
 }
 
 /* invariants.c: the always-on checker, run whenever an rq lock is released. */

@@ -227,7 +227,11 @@ int ft_run_for(u64 ns)
 
 		ft_clock_advance_to(next);
 		run_events();
-		ft_resched_pending();
+		/* a budget's next step that changed nothing needs no preemption point */
+		if (!ft_m.quiet) {
+			ft_resched_pending();
+			ft_m.quiet = true;
+		}
 		if (next >= end)
 			return 0;
 	}

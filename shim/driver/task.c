@@ -88,7 +88,7 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	init_entity_runnable_average(&p->se);
 
 	ft_m.nr_task_ids = max(ft_m.nr_task_ids, id + 1);
-	ft_idle_state_changed();
+	ft_state_changed();
 	ft_m.tasks[id] = (struct ft_task){ .p = p, .run_ns = attr->run_ns,
 					    .sleep_ns = attr->sleep_ns };
 	if (attr->run_ns)
@@ -291,7 +291,7 @@ void ft_task_dead(struct task_struct *p)
 	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_m.tasks[id] = (struct ft_task){};
 	ft_host_free(p);
-	ft_idle_state_changed();
+	ft_state_changed();
 }
 
 int ft_task_exit(int id)
