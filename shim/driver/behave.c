@@ -61,15 +61,17 @@ ft_u64 ft_task_exec_ns(int id)
 int ft_task_run_budget(int id, ft_u64 exec_ns, ft_u64 stop_at)
 {
 	struct ft_task *t;
+	u64 done;
 
 	if (!ft_task_of(id))
 		return -ESRCH;
 	t = &ft_m.tasks[id];
 	if (!t->driven || (stop_at && stop_at <= ft_m.now))
 		return -EINVAL;
-	if (exec_ns > U64_MAX - ft_task_exec_ns(id))
+	done = ft_task_exec_ns(id);
+	if (exec_ns > U64_MAX - done)
 		return -ERANGE;
-	t->run_until_exec = ft_task_exec_ns(id) + exec_ns;
+	t->run_until_exec = done + exec_ns;
 	t->stop_at = stop_at;
 	ft_task_budget_changed(t);
 	return 0;
