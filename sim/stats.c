@@ -6,6 +6,7 @@
  * same run gives the same figures on any machine.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "sim.h"
 
 void sim_samples_add(struct sim_samples *s, ft_u64 ns)
@@ -22,17 +23,47 @@ void sim_samples_add(struct sim_samples *s, ft_u64 ns)
 		s->max = ns;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	ft_u64 x = *(const ft_u64 *)a, y = *(const ft_u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
+/*
+ * Sorted by bytes, lowest first (LSD radix): a 130 s run keeps millions
+ * of samples, where qsort's comparisons were a few percent of the run.
+ * Only the bytes the largest sample has are passes; an array already in
+ * order (report.c sorts again what the engine sorted) is left as it is.
+ */
 void sim_samples_sort(struct sim_samples *s)
 {
-	if (s->n)
-		qsort(s->v, s->n, sizeof(*s->v), cmp);
+	ft_u64 *a = s->v, *b, max = 0;
+	size_t i;
+
+	for (i = 1; i < s->n && a[i - 1] <= a[i]; i++)
+		;
+	if (i >= s->n)
+		return;
+	b = malloc(s->n * sizeof(*b));
+	if (!b)
+		abort();
+	for (i = 0; i < s->n; i++)
+		max = a[i] > max ? a[i] : max;
+	for (int shift = 0; shift < 64 && max >> shift; shift += 8) {
+		size_t at[256] = {}, sum = 0;
+		ft_u64 *t;
+
+		for (i = 0; i < s->n; i++)
+			at[a[i] >> shift & 0xff]++;
+		for (int d = 0; d < 256; d++) {
+			size_t c = at[d];
+
+			at[d] = sum;
+			sum += c;
+		}
+		for (i = 0; i < s->n; i++)
+			b[at[a[i] >> shift & 0xff]++] = a[i];
+		t = a, a = b, b = t;
+	}
+	if (a != s->v) {
+		memcpy(s->v, a, s->n * sizeof(*a));
+		b = a;
+	}
+	free(b);
 }
 
 /* Nearest rank: the smallest sample with at least pct% at or below it. */

@@ -41,6 +41,7 @@ int ft_task_set_driven(int id)
 		return p ? -EINVAL : -ESRCH;
 	ft_m.tasks[id].driven = true;
 	ft_m.tasks[id].run_until_exec = p->se.sum_exec_runtime;
+	ft_task_budget_changed(&ft_m.tasks[id]);
 	return 0;
 }
 
@@ -60,16 +61,19 @@ ft_u64 ft_task_exec_ns(int id)
 int ft_task_run_budget(int id, ft_u64 exec_ns, ft_u64 stop_at)
 {
 	struct ft_task *t;
+	u64 done;
 
 	if (!ft_task_of(id))
 		return -ESRCH;
 	t = &ft_m.tasks[id];
 	if (!t->driven || (stop_at && stop_at <= ft_m.now))
 		return -EINVAL;
-	if (exec_ns > U64_MAX - ft_task_exec_ns(id))
+	done = ft_task_exec_ns(id);
+	if (exec_ns > U64_MAX - done)
 		return -ERANGE;
-	t->run_until_exec = ft_task_exec_ns(id) + exec_ns;
+	t->run_until_exec = done + exec_ns;
 	t->stop_at = stop_at;
+	ft_task_budget_changed(t);
 	return 0;
 }
 
@@ -81,7 +85,7 @@ int ft_task_wake_at(int id, ft_u64 when)
 		return -ESRCH;
 	if (READ_ONCE(p->__state) == TASK_RUNNING || when <= ft_m.now)
 		return -EINVAL;
-	ft_m.tasks[id].wake_at = when;
+	ft_set_wake_at(&ft_m.tasks[id], when);
 	return 0;
 }
 
@@ -92,10 +96,13 @@ void ft_behave(int id)
 
 	t->run_until_exec = U64_MAX;
 	t->stop_at = 0;
+	ft_task_budget_changed(t);
 	behaviour(id, behaviour_ctx);
 	/* no answer: it keeps running, without a limit; asleep: ask on waking */
-	if (ft_task_of(id) && READ_ONCE(t->p->__state) != TASK_RUNNING)
+	if (ft_task_of(id) && READ_ONCE(t->p->__state) != TASK_RUNNING) {
 		t->run_until_exec = 0;
+		ft_task_budget_changed(t);
+	}
 }
 
 bool ft_task_on_cpu(int id)

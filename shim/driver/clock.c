@@ -37,8 +37,10 @@ u64 ft_clock_read(int cpu)
 {
 	u64 t;
 
-	if (ft_host_fail(FT_FP_CLOCK_JUMP))
+	if (ft_host_fail(FT_FP_CLOCK_JUMP)) {
 		ft_m.clock_ahead += FT_CLOCK_JUMP_NS;
+		memset(ft_m.budget_known, 0, sizeof(ft_m.budget_known));
+	}
 	t = ft_clock_peek();
 	if (ft_host_fail(FT_FP_CLOCK_BACKWARDS))
 		t = t > FT_CLOCK_BEHIND_NS ? t - FT_CLOCK_BEHIND_NS : 0;

@@ -56,8 +56,10 @@ void raw_spin_rq_unlock(struct rq *rq)
  */
 void ft_spin_releasing(raw_spinlock_t *lock)
 {
+	ft_state_changed();
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		if (lock == &cpu_rq(cpu)->__lock) {
+			ft_budget_changed(cpu);
 			ft_check_invariants(cpu_rq(cpu));
 			return;
 		}

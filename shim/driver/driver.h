@@ -63,6 +63,13 @@ struct ft_machine {
 	bool tick_stopped[NR_CPUS];	/* nohz: idle with its tick stopped */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	struct ft_idle_detector idle_det;
+	bool idle_clean;		/* no change since idle.c last looked (below) */
+	bool quiet;			/* no change since the last preemption point */
+	/* loop.c's next event, kept until what it depends on changes */
+	u64 budget_at[NR_CPUS];		/* when curr's run budget ends */
+	bool budget_known[NR_CPUS];
+	u64 wake_next;			/* the earliest wake_at of all tasks */
+	bool wake_known;
 	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
@@ -131,15 +138,47 @@ int ft_group_id(struct task_group *tg);
 struct cfs_rq *ft_cfs_rq_of(int cpu, int group);
 void ft_event(enum ft_event_kind kind);
 
+/*
+ * The scheduler's state changes only inside an operation and under a lock
+ * (each release says so, core.c), when a task comes or goes, or when an
+ * RCU callback is queued. Until one of those happens, the unreasonable-
+ * idle detector has nothing new to look at when the clock moves, and the
+ * loop no CPU to reschedule, no stopper, no callback (loop.c).
+ */
+static inline void ft_state_changed(void)
+{
+	ft_m.idle_clean = false;
+	ft_m.quiet = false;
+}
+
+/*
+ * A CPU's run budget end (loop.c) depends on its curr, which changes, and
+ * whose exec time is updated, only under that CPU's rq lock, and on the
+ * task's budget; the clock running ahead moves every one of them.
+ */
+static inline void ft_budget_changed(int cpu)
+{
+	ft_m.budget_known[cpu] = false;
+}
+
+static inline void ft_task_budget_changed(struct ft_task *t)
+{
+	ft_budget_changed(task_cpu(t->p));
+}
+
+void ft_set_wake_at(struct ft_task *t, u64 when);	/* loop.c */
+
 /* Names the operation for invariant reports; cheap, called by every op. */
 static inline void ft_op_begin(const char *name, long long a, long long b)
 {
 	ft_m.op = (struct ft_op){ name, a, b, true };
+	ft_state_changed();
 }
 
 static inline void ft_op_begin1(const char *name, long long a)
 {
 	ft_m.op = (struct ft_op){ name, a, 0, false };
+	ft_state_changed();
 }
 
 /* invariants.c: the always-on checker, run whenever an rq lock is released. */

@@ -31,10 +31,13 @@ static void close_interval(struct ft_idle_detector *d, int cpu, u64 end)
 	d->since[cpu] = 0;
 }
 
-/* CPUs some waiting task could run on, other than the one it waits on. */
-static void wanted_cpus(struct cpumask *wanted)
+/*
+ * Of the @idle CPUs, those some waiting task could run on, other than the
+ * one it waits on: once every idle CPU is wanted, the other tasks cannot
+ * change the answer (an overloaded machine has no idle CPU to ask about).
+ */
+static void wanted_cpus(struct cpumask *wanted, const struct cpumask *idle)
 {
-	cpumask_clear(wanted);
 	ft_for_each_task_id(id) {
 		struct task_struct *p = ft_m.tasks[id].p;
 		struct cpumask other;
@@ -45,19 +48,33 @@ static void wanted_cpus(struct cpumask *wanted)
 		cpumask_copy(&other, p->cpus_ptr);
 		cpumask_clear_cpu(task_cpu(p), &other);
 		cpumask_or(wanted, wanted, &other);
+		if (cpumask_subset(idle, wanted))
+			break;
 	}
 }
 
-/* The machine's state now holds until @until: open, keep or close. */
+/*
+ * The machine's state now holds until @until: open, keep or close. With
+ * nothing changed since the last step, each CPU's interval is open exactly
+ * when it should be, and stays so.
+ */
 void ft_idle_account(u64 until)
 {
 	struct ft_idle_detector *d = &ft_m.idle_det;
-	struct cpumask wanted;
+	struct cpumask wanted, idle;
 
-	wanted_cpus(&wanted);
+	if (ft_m.idle_clean)
+		return;
+	ft_m.idle_clean = true;
+	cpumask_clear(&idle);
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (cpu_rq(cpu)->curr == cpu_rq(cpu)->idle)
+			cpumask_set_cpu(cpu, &idle);
+	cpumask_clear(&wanted);
+	if (!cpumask_empty(&idle))
+		wanted_cpus(&wanted, &idle);
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		struct rq *rq = cpu_rq(cpu);
-		bool bad = rq->curr == rq->idle && cpumask_test_cpu(cpu, &wanted);
+		bool bad = cpumask_test_cpu(cpu, &idle) && cpumask_test_cpu(cpu, &wanted);
 
 		if (bad && !d->since[cpu])
 			d->since[cpu] = ft_m.now + 1;	/* 0 means closed */

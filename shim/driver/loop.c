@@ -102,6 +102,55 @@ static u64 budget_end(int cpu)
 	return t->stop_at ? min(done, t->stop_at) : done;
 }
 
+/*
+ * Most events change one task's budget and nothing else, so each CPU's
+ * budget end is kept until its rq lock is released, its task's budget is
+ * set, or the clock jumps (ft_budget_changed()). Kept, it stays exact:
+ * while nothing of that changes, curr's exec time grows with the clock,
+ * so the end budget_end() finds is the same at any later time, until
+ * the time comes, from when on it is due at once, now. Not while
+ * sched_clock is still behind curr's exec_start (a clock fault at boot,
+ * before topology.c sets the clock ahead): exec time stands still then.
+ */
+static noinline void budget_end_find(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	ft_m.budget_at[cpu] = budget_end(cpu);
+	ft_m.budget_known[cpu] = rq->curr == rq->idle ||
+				 ft_clock_peek() >= rq->curr->se.exec_start;
+}
+
+/* inline: asked for every CPU twice per event, it is known almost always */
+static inline u64 budget_end_kept(int cpu)
+{
+	if (!ft_m.budget_known[cpu])
+		budget_end_find(cpu);
+	return max(ft_m.budget_at[cpu], ft_m.now);
+}
+
+/* Every timer goes through here, so the earliest is known without a scan. */
+void ft_set_wake_at(struct ft_task *t, u64 when)
+{
+	if (t->wake_at && t->wake_at == ft_m.wake_next)
+		ft_m.wake_known = false;
+	else if (when && when < ft_m.wake_next)
+		ft_m.wake_next = when;
+	t->wake_at = when;
+}
+
+static u64 next_wake(void)
+{
+	if (!ft_m.wake_known) {
+		ft_m.wake_next = U64_MAX;
+		ft_for_each_task_id(id)
+			if (ft_m.tasks[id].wake_at)
+				ft_m.wake_next = min(ft_m.wake_next, ft_m.tasks[id].wake_at);
+		ft_m.wake_known = true;
+	}
+	return ft_m.wake_next;
+}
+
 static u64 next_event(u64 end)
 {
 	u64 next = end;
@@ -109,13 +158,10 @@ static u64 next_event(u64 end)
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		if (!ft_m.tick_stopped[cpu])
 			next = min(next, ft_m.next_tick[cpu]);
-		next = min(next, budget_end(cpu));
+		next = min(next, budget_end_kept(cpu));
 	}
 	next = min(next, ft_next_ipi());
-	ft_for_each_task_id(id)
-		if (ft_m.tasks[id].wake_at)
-			next = min(next, ft_m.tasks[id].wake_at);
-	return next;
+	return min(next, next_wake());
 }
 
 static void run_events(void)
@@ -124,7 +170,7 @@ static void run_events(void)
 		struct task_struct *p = cpu_rq(cpu)->curr;
 		struct ft_task *t;
 
-		if (budget_end(cpu) > ft_m.now)
+		if (budget_end_kept(cpu) > ft_m.now)
 			continue;
 		t = &ft_m.tasks[p->pid];
 		if (t->driven) {
@@ -133,23 +179,27 @@ static void run_events(void)
 		}
 		ft_task_sleep(p->pid);
 		if (t->resume_at) {	/* back from a spurious wake-up */
-			t->wake_at = t->resume_at;
+			ft_set_wake_at(t, t->resume_at);
 			t->resume_at = 0;
 		} else if (ft_host_fail(FT_FP_WAKE_SPURIOUS)) {
 			t->resume_at = ft_m.now + t->sleep_ns;
-			t->wake_at = ft_m.now + t->sleep_ns / 2;
+			ft_set_wake_at(t, ft_m.now + t->sleep_ns / 2);
 		} else {
-			t->wake_at = ft_m.now + t->sleep_ns;
+			ft_set_wake_at(t, ft_m.now + t->sleep_ns);
 		}
 	}
+	/* the timers due, in task order */
 	ft_for_each_task_id(id) {
 		struct ft_task *t = &ft_m.tasks[id];
 
+		if (next_wake() > ft_m.now)
+			break;
 		if (!t->wake_at || t->wake_at > ft_m.now)
 			continue;
 		/* a spurious wake-up finds no work: it sleeps once it has run */
 		t->run_until_exec = t->p->se.sum_exec_runtime +
 				    (t->resume_at ? 0 : t->run_ns);
+		ft_task_budget_changed(t);
 		ft_task_wake(id);
 	}
 	ft_deliver_ipis();
@@ -177,7 +227,11 @@ int ft_run_for(u64 ns)
 
 		ft_clock_advance_to(next);
 		run_events();
-		ft_resched_pending();
+		/* a budget's next step that changed nothing needs no preemption point */
+		if (!ft_m.quiet) {
+			ft_resched_pending();
+			ft_m.quiet = true;
+		}
 		if (next >= end)
 			return 0;
 	}

@@ -142,6 +142,7 @@ static struct rcu_head *rcu_list, **rcu_tail = &rcu_list;
 
 void call_rcu(struct rcu_head *head, rcu_callback_t func)
 {
+	ft_state_changed();
 	head->func = func;
 	head->next = NULL;
 	*rcu_tail = head;

@@ -88,6 +88,7 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	init_entity_runnable_average(&p->se);
 
 	ft_m.nr_task_ids = max(ft_m.nr_task_ids, id + 1);
+	ft_state_changed();
 	ft_m.tasks[id] = (struct ft_task){ .p = p, .run_ns = attr->run_ns,
 					    .sleep_ns = attr->sleep_ns };
 	if (attr->run_ns)
@@ -158,7 +159,7 @@ static int ttwu(int id, int waker_cpu, int extra)
 		return -ESRCH;
 	if (READ_ONCE(p->__state) == TASK_RUNNING)
 		return -EALREADY;
-	ft_m.tasks[id].wake_at = 0;
+	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_event(FT_EV_WAKE);
 	ft_observe_wake(FT_OBS_WAKING, p);
 
@@ -287,8 +288,10 @@ void ft_task_dead(struct task_struct *p)
 #ifdef FT_HAVE_TASK_DEAD_FAIR
 	p->sched_class->task_dead(p);
 #endif
+	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_m.tasks[id] = (struct ft_task){};
 	ft_host_free(p);
+	ft_state_changed();
 }
 
 int ft_task_exit(int id)
