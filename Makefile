@@ -27,6 +27,8 @@ PLOT	?=
 SEEDS	?= 5
 KSRC_B	?=
 FEATURES_B ?=
+# make domains-xcheck
+SHAPES	?=
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # The build uses every core unless make was given its own -j.
@@ -46,7 +48,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab domains-xcheck
 all: build
 
 build:
@@ -127,6 +129,15 @@ sim-ab:
 	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
 	   --result-b $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/patched-seed$(SEED).json))
 
+# The tree's kernel booted under QEMU once per machine shape (kunit.py):
+# its domain dumps re-captured into fixtures/topologies/qemu/SERIES/, which
+# fair_topology compares with ours. A developer's tool; CI needs no QEMU.
+domains-xcheck:
+	@$(SF)/deps.sh
+	@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
+	 $(SF)/domains_xcheck.sh $$ksrc $(abspath $(O))/qemu-xcheck/$$(basename $$ksrc) \
+	 $(TOP)/fixtures/topologies/qemu $(SHAPES)
+
 clean:
 	rm -rf $(O)
 
@@ -152,6 +163,9 @@ help:
 	@echo '            latency, cyclictest and schbench shaped tables (fixtures/workloads/)'
 	@echo '  sim-ab    WORKLOAD=f.json KSRC_B=tree and/or FEATURES_B=...: base vs patched over'
 	@echo '            SEEDS seeds, latency rows with change % and +/- spread'
+	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'
+	@echo '            shape and re-capture its sched-domain dumps into fixtures/topologies/qemu/,'
+	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -195,3 +209,5 @@ help:
 	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'
 	@echo '  KSRC_B=t    make sim-ab: the patched tree (built like KSRC, in its own dir)'
 	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'
+	@echo '  SHAPES=l    make domains-xcheck: these shapes only (default: uni-1 mc-2 mc-4'
+	@echo '              smt-mc-8 two-pkg-16)'
