@@ -76,6 +76,13 @@ sed -n 's/^#\{0,1\}[[:space:]]*CONFIG_\([A-Z0-9_]*\).*/\1 &/p' "$top/tests/qemu/
 		fi
 	done >>"$work/kunitconfig"
 
+# Every tree boots under TCG (sched_fair/qemu_tcg.sh says why).
+FAIRTEST_QEMU=$(command -v qemu-system-x86_64)
+export FAIRTEST_QEMU
+mkdir -p "$work/bin"
+ln -sf "$top/sched_fair/qemu_tcg.sh" "$work/bin/qemu-system-x86_64"
+PATH=$work/bin:$PATH
+
 kunit="python3 $src/tools/testing/kunit/kunit.py"
 common="--arch=x86_64 --build_dir=$kbuild --kunitconfig=$work/kunitconfig"
 jobs=$(nproc)
@@ -87,7 +94,7 @@ $kunit build $common --jobs=$jobs >"$work/build.log" 2>&1 ||
 
 version=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = *//p' "$ksrc/Makefile" | paste -sd.)
 deb=$(cat "$ksrc/.fairtest-version" 2>/dev/null || true)
-qemu=$(qemu-system-x86_64 --version | head -n 1)
+qemu=$("$FAIRTEST_QEMU" --version | head -n 1)
 out=$out/$(echo "$version" | cut -d. -f1-2)
 mkdir -p "$out"
 for s in $want; do
@@ -114,7 +121,7 @@ for s in $want; do
 		echo "# KUnit case (tests/qemu/domains_kunit.c), read from the booted domains."
 		echo "#"
 		echo "# tree: linux $version${deb:+ (Debian linux-source $deb)}"
-		echo "# qemu: $qemu (kunit.py's qemu_configs/x86_64.py: TCG, qboot, default CPU)"
+		echo "# qemu: $qemu, TCG (sched_fair/qemu_tcg.sh), qboot, default CPU (kunit.py's x86_64)"
 		echo "# $(grep -m 1 'smpboot: CPU0: ' "$work/$s.log" | sed 's/\r$//')"
 		echo "# WORK/kunitconfig: tests/qemu/kunitconfig less what this tree lacks:"
 		grep '^#\{0,1\} *CONFIG_' "$work/kunitconfig" | tr '\n' ' ' | sed 's/^/#   /; s/ $//'

@@ -102,19 +102,24 @@ const char *ft_topology_real(const char *name, const char **why)
 {
 	static char reason[256];
 	const char *tree = FT_TREE_DESC;
-	size_t len = series_len(tree);
+	size_t len = series_len(tree), n;
+	int others = 0;
 
-	snprintf(reason, sizeof(reason), "no real kernel's dump of %s", name);
-	for (int i = 0; real[i].name; i++) {
+	n = snprintf(reason, sizeof(reason), "no real kernel's dump of %s", name);
+	for (int i = 0; real[i].name && n < sizeof(reason); i++) {
 		if (strcmp(real[i].name, name))
 			continue;
 		if (strlen(real[i].series) == len && !strncmp(real[i].series, tree, len))
 			return real[i].dump;
-		snprintf(reason, sizeof(reason),
-			 "the real kernel's dump of %s is of linux %s, this tree is %.*s: "
-			 "make domains-xcheck KSRC=<this tree> captures one", name, real[i].tree,
-			 (int)strcspn(tree, " "), tree);
+		if (!others++)
+			n = snprintf(reason, sizeof(reason), "real kernels' dumps of %s are of", name);
+		if (n < sizeof(reason))
+			n += snprintf(reason + n, sizeof(reason) - n, " %s", real[i].tree);
 	}
+	if (others && n < sizeof(reason))
+		snprintf(reason + n, sizeof(reason) - n,
+			 ", this tree is %.*s: make domains-xcheck KSRC=<this tree> captures its own",
+			 (int)strcspn(tree, " "), tree);
 	*why = reason;
 	return NULL;
 }
