@@ -128,8 +128,10 @@ $(B)/u/%.o: $(TOP)/%.c
 	@echo "  CC      $*.c"
 	@$(CC) $(UCFLAGS) -c $< -o $@
 # Named machines (fixtures/topologies) compiled into the test binary, with
-# the real kernel's dumps of them (qemu/SERIES/*.dump) for the tree's series.
+# the real kernel's dumps of them (qemu/SERIES/*.dump) for the tree's series;
+# the directories too, so that a dump removed is gone from the binary.
 $(B)/gen/topologies.c: $(wildcard $(TOP)/fixtures/topologies/*.topo $(TOP)/fixtures/topologies/qemu/*/*.dump) \
+		$(wildcard $(TOP)/fixtures/topologies/qemu $(TOP)/fixtures/topologies/qemu/*/) \
 		$(TOP)/sched_fair/topologies.sh $(TOP)/sched_fair/qemu_dump.awk
 	@mkdir -p $(dir $@)
 	@$(TOP)/sched_fair/topologies.sh $(TOP)/fixtures/topologies $@
