@@ -29,6 +29,8 @@ SEEDS	?= 5
 KSRC_B	?=
 FEATURES_B ?=
 PROFILE_B ?=
+# make domains-xcheck
+SHAPES	?=
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # The build uses every core unless make was given its own -j.
@@ -48,7 +50,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab domains-xcheck
 all: build
 
 build:
@@ -136,6 +138,15 @@ sim-ab:
 	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
 	   --result-b $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/patched-seed$(SEED).json))
 
+# The tree's kernel booted under QEMU once per machine shape (kunit.py):
+# its domain dumps re-captured into fixtures/topologies/qemu/SERIES/, which
+# fair_topology compares with ours. A developer's tool; CI needs no QEMU.
+domains-xcheck:
+	@$(SF)/deps.sh
+	@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
+	 $(SF)/domains_xcheck.sh $$ksrc $(abspath $(O))/qemu-xcheck/$$(basename $$ksrc) \
+	 $(TOP)/fixtures/topologies/qemu $(SHAPES)
+
 clean:
 	rm -rf $(O)
 
@@ -161,6 +172,9 @@ help:
 	@echo '            latency, cyclictest and schbench shaped tables (fixtures/workloads/)'
 	@echo '  sim-ab    WORKLOAD=f.json KSRC_B=tree, FEATURES_B=... and/or PROFILE_B=...: base vs patched over'
 	@echo '            SEEDS seeds, latency rows with change % and +/- spread'
+	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'
+	@echo '            shape and re-capture its sched-domain dumps into fixtures/topologies/qemu/,'
+	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -212,3 +226,5 @@ help:
 	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'
 	@echo '  PROFILE_B=p make sim-ab: the patched side built with another profile, e.g.'
 	@echo '              PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'
+	@echo '  SHAPES=l    make domains-xcheck: these shapes only (default: uni-1 mc-2 mc-4'
+	@echo '              smt-mc-8 two-pkg-16)'

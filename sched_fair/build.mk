@@ -199,13 +199,17 @@ $(B)/u/%.o: $(TOP)/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $*.c"
 	@$(CC) $(UCFLAGS) -c $< -o $@
-# Named machines (fixtures/topologies) compiled into the test binary.
-$(B)/gen/topologies.c: $(wildcard $(TOP)/fixtures/topologies/*.topo) $(TOP)/sched_fair/topologies.sh
+# Named machines (fixtures/topologies) compiled into the test binary, with
+# the real kernel's dumps of them (qemu/SERIES/*.dump) for the tree's series;
+# the directories too, so that a dump removed is gone from the binary.
+$(B)/gen/topologies.c: $(wildcard $(TOP)/fixtures/topologies/*.topo $(TOP)/fixtures/topologies/qemu/*/*.dump) \
+		$(wildcard $(TOP)/fixtures/topologies/qemu $(TOP)/fixtures/topologies/qemu/*/) \
+		$(TOP)/sched_fair/topologies.sh $(TOP)/sched_fair/qemu_dump.awk
 	@mkdir -p $(dir $@)
 	@$(TOP)/sched_fair/topologies.sh $(TOP)/fixtures/topologies $@
-$(B)/u/gen/topologies.o: $(B)/gen/topologies.c
+$(B)/u/gen/topologies.o: $(B)/gen/topologies.c $(OBJ)/gen/tree_desc.h
 	@mkdir -p $(dir $@)
-	@$(CC) $(UCFLAGS) -c $< -o $@
+	@$(CC) $(UCFLAGS) -include $(OBJ)/gen/tree_desc.h -c $< -o $@
 $(B)/u/gen/seam_stubs.o: $(B)/gen/seam_stubs.c
 	@mkdir -p $(dir $@)
 	@$(CC) $(UCFLAGS) -c $< -o $@

@@ -95,10 +95,15 @@ ft_u64 ft_task_affinity(int id);
 /* A running task wakes a sleeping one from its CPU (WF_SYNC if @sync). */
 int ft_task_wake_by(int id, int waker, bool sync);
 ft_u64 ft_stop_works(void);	/* CPU stopper works queued since boot */
-/* nohz profile: delay of an IPI (kick_ilb()) from send to delivery; 1 us. */
+/*
+ * Delay of an IPI from send to delivery, 1 us: the idle balancer's kick
+ * (kick_ilb(), nohz profile) and the reschedule IPI to a busy remote CPU
+ * (resched_curr()). 0: a remote resched acts at the end of the operation.
+ */
 void ft_set_ipi_latency(ft_u64 ns);
 bool ft_tick_stopped(int cpu);	/* nohz: idle with its tick stopped */
 ft_u64 ft_ipis_delivered(void);	/* smp_call_function_single_async() calls run */
+ft_u64 ft_resched_ipis(void);	/* reschedule IPIs delivered */
 ft_u64 ft_balance_runs(int cpu);	/* SCHED_SOFTIRQ runs on @cpu */
 
 /* ---- tasks: ids are small positive ints, 0 is "the idle task" ---- */

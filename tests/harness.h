@@ -31,6 +31,8 @@ int ft_test_boot_two_cpus(struct kunit *test);	/* a suite->init */
 void ft_test_boot_topology(struct kunit *test, const char *name);
 /* The "expect" lines of a named topology (sched_fair/topologies.sh). */
 const char *ft_topology_expect(const char *name);
+/* A real kernel's dump of @name for this tree's series, or NULL and *why. */
+const char *ft_topology_real(const char *name, const char **why);
 /* "0-3,8": the CPUs of a span, as the kernel prints a cpulist. */
 void ft_span_str(ft_u64 span, char *buf, size_t size);
 /* One line per domain level of @cpu, lowest first (tests/topology.c format). */

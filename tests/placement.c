@@ -4,9 +4,10 @@
  * real domains: the fast path (select_idle_sibling(): an idle prev_cpu is
  * kept, else an idle CPU of the LLC is found), wake_affine()'s choice
  * between the waker's and the wakee's CPU for sync wake-ups across LLCs,
- * and fork balancing, which fills idle cores before SMT siblings. Each
- * case pins the busy tasks so that no balancing moves anything while the
- * placement under test happens.
+ * and fork balancing, which fills idle cores before SMT siblings; and
+ * when a wake-up's preemption of a busy remote CPU takes effect (its
+ * reschedule IPI). Each case pins the busy tasks so that no balancing
+ * moves anything while the placement under test happens.
  */
 #include "harness.h"
 
@@ -148,12 +149,66 @@ static void forks_fill_cores_before_smt_siblings(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cores, 0xf);
 }
 
+/*
+ * Two CPUs: a hog W pinned to CPU 0; on CPU 1, A running a sixth into
+ * its slice, and S, pinned there, asleep, with an eighth slice, so that
+ * on waking it preempts A (PREEMPT_SHORT). W wakes S from CPU 0, away
+ * from any tick. Expect S queued on CPU 1 at once and, where wake-up
+ * preemption is eager (up to 6.12), A running there until exactly one
+ * IPI latency later (50 us: still A at 50 us - 1 ns), then S, after one
+ * reschedule IPI; with latency 0, S at once and no IPI. Where it is lazy
+ * (7.x, resched_curr_lazy()), no IPI is sent whatever the latency: A
+ * runs until CPU 1's next tick, S from that tick on.
+ */
+static void remote_wakeup_preempts_one_ipi_later(struct kunit *test)
+{
+	const ft_u64 lat[] = { 50 * NSEC_PER_USEC, 0 };
+	bool lazy = !ft_tree_lacks("resched_lazy");
+
+	for (int i = 0; i < 2; i++) {
+		struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+		ft_u64 tick = ft_tick_nsec(), wait;
+		int w, a, s;
+
+		ft_test_boot_topology(test, "mc-2");
+		ft_test_features(test, "RUN_TO_PARITY", "PREEMPT_SHORT", NULL);
+		ft_set_ipi_latency(lat[i]);
+		w = hog_on(test, 0);
+		attr.slice_ns = ft_base_slice() / 8;	/* below A's deadline once woken */
+		attr.cpus = 1ULL << 1;
+		s = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, s, 0);
+		KUNIT_ASSERT_EQ(test, ft_curr(1), s);
+		KUNIT_ASSERT_EQ(test, ft_task_sleep(s), 0);
+		a = hog_on(test, 1);
+		KUNIT_ASSERT_EQ(test, ft_curr(1), a);
+		ft_run_for(ft_base_slice() / 6);
+		/* No tick of CPU 1 until the IPI is in. */
+		KUNIT_ASSERT_LT(test, ft_now() % tick + lat[i], tick);
+
+		KUNIT_ASSERT_EQ(test, ft_task_wake_by(s, w, false), 0);
+		KUNIT_EXPECT_EQ(test, ft_test_info(test, s).cpu, 1);
+		wait = lazy ? tick - ft_now() % tick : lat[i];
+		kunit_info(test, "latency %llu ns: S runs %llu ns after the wake-up", lat[i], wait);
+		if (wait) {
+			KUNIT_EXPECT_EQ(test, ft_curr(1), a);
+			ft_run_for(wait - 1);
+			KUNIT_EXPECT_EQ(test, ft_curr(1), a);
+			ft_run_for(1);
+		}
+		KUNIT_EXPECT_EQ(test, ft_curr(1), s);
+		KUNIT_EXPECT_EQ(test, ft_resched_ipis(), !lazy && lat[i] ? 1 : 0);
+	}
+	ft_shutdown();
+}
+
 static struct kunit_case placement_cases[] = {
 	KUNIT_CASE(wakeup_leaves_busy_prev_for_idle_llc_cpu),
 	KUNIT_CASE(wakeup_leaves_busy_prev_without_sis_util),
 	KUNIT_CASE(idle_prev_cpu_is_kept),
 	KUNIT_CASE(sync_wakeup_follows_wake_affine),
 	KUNIT_CASE(forks_fill_cores_before_smt_siblings),
+	KUNIT_CASE(remote_wakeup_preempts_one_ipi_later),
 	{}
 };
 

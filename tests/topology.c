@@ -7,7 +7,8 @@
  * groups, imbalance_pct, flags) is checked against the "expect" lines of
  * each fixture, derived by hand from topology.c's rules (sd_init(), the
  * degenerate-level removal), so a change in how the tree builds domains,
- * or in the arch facts we hand it, shows up as a named difference.
+ * or in the arch facts we hand it, shows up as a named difference; and
+ * against a real kernel's for the machines QEMU can build.
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,6 +106,30 @@ static void expected_for(const char *all, int cpu, char *buf, size_t size)
 }
 
 /*
+ * Boots @t and compares each CPU's dump with its lines in @all: every CPU
+ * (@every; a CPU without lines has no domain), or only those @all names.
+ * Returns how many CPUs were compared.
+ */
+static int compare_dumps(struct kunit *test, const struct ft_topology *t, const char *all,
+			 bool every, const char *what)
+{
+	int checked = 0;
+
+	KUNIT_ASSERT_EQ_MSG(test, ft_boot_topology(t), 0, "%s", t->name);
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		char want[2048], got[2048];
+
+		expected_for(all, cpu, want, sizeof(want));
+		if (!*want && !every)
+			continue;
+		ft_domain_dump(cpu, got, sizeof(got));
+		KUNIT_EXPECT_STREQ_MSG(test, got, want, "%s cpu%d: ours vs %s", t->name, cpu, what);
+		checked++;
+	}
+	return checked;
+}
+
+/*
  * Each topology with expect lines in its fixture. Expect the dump of every
  * CPU those lines name to equal them, level for level.
  */
@@ -116,28 +141,49 @@ static void domain_dump_matches_fixture(struct kunit *test)
 		const struct ft_topology *t = ft_topology_get(i);
 		const char *expect = ft_topology_expect(t->name);
 
-		if (!expect || !*expect)
-			continue;
-		KUNIT_ASSERT_EQ_MSG(test, ft_boot_topology(t), 0, "%s", t->name);
-		for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
-			char want[2048], got[2048];
-
-			expected_for(expect, cpu, want, sizeof(want));
-			if (!*want)
-				continue;
-			ft_domain_dump(cpu, got, sizeof(got));
-			KUNIT_EXPECT_STREQ_MSG(test, got, want, "%s cpu%d", t->name, cpu);
-			checked++;
-		}
+		if (expect && *expect)
+			checked += compare_dumps(test, t, expect, false, "the expect lines");
 	}
 	kunit_info(test, "%d CPUs' dumps checked", checked);
 	KUNIT_EXPECT_GT(test, checked, 0);
 	ft_shutdown();
 }
 
+/*
+ * Each topology of which a real kernel of this tree's series printed its
+ * domains, booted under QEMU with the same shape (make domains-xcheck;
+ * fixtures/topologies/qemu/SERIES/). Expect our dump of every CPU to equal
+ * the kernel's, renumbered to the fixture's CPUs: the same levels with
+ * the same names, spans, groups in the same order, imbalance_pct and
+ * flags. Skips, saying so, where no dump is of this tree's series.
+ */
+static void domain_dump_matches_real_kernel(struct kunit *test)
+{
+	char why[256] = "no real kernel's dump in fixtures/topologies/qemu";
+	int checked = 0, machines = 0;
+
+	for (int i = 0; i < ft_topology_count(); i++) {
+		const struct ft_topology *t = ft_topology_get(i);
+		const char *none, *real = ft_topology_real(t->name, &none);
+
+		if (!real) {
+			if (strstr(none, "this tree is"))	/* there are, of other trees */
+				snprintf(why, sizeof(why), "%s", none);
+			continue;
+		}
+		checked += compare_dumps(test, t, real, true, "the real kernel's");
+		machines++;
+	}
+	ft_shutdown();
+	if (!machines)
+		kunit_skip(test, "%s", why);
+	kunit_info(test, "%d machines, %d CPUs compared with a real kernel's", machines, checked);
+}
+
 static struct kunit_case topology_cases[] = {
 	KUNIT_CASE(every_topology_builds_nested_domains),
 	KUNIT_CASE(domain_dump_matches_fixture),
+	KUNIT_CASE(domain_dump_matches_real_kernel),
 	{}
 };
 

@@ -103,18 +103,30 @@ void update_rq_clock(struct rq *rq)
 	update_rq_clock_pelt(rq, delta);
 }
 
+/*
+ * The flag is set at once, as set_nr_and_not_polling() does. The local
+ * CPU acts on it at the end of the operation, when its interrupt or
+ * system call returns. A busy remote CPU is told by the reschedule IPI
+ * (smp_send_reschedule()) and acts when that arrives, ft_set_ipi_latency()
+ * later, or at its own interrupt's exit (its tick) if that comes first.
+ * An idle CPU needs no IPI: x86's idle loop polls (TIF_POLLING_NRFLAG set,
+ * so set_nr_and_not_polling() sends none) and schedules at once.
+ */
 void resched_curr(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
+	int cpu = cpu_of(rq);
 
 	if (!raw_spin_is_locked(&rq->__lock))
 		ft_fault_here("resched without rq lock",
-			      __builtin_return_address(0), "cpu %d", cpu_of(rq));
+			      __builtin_return_address(0), "cpu %d", cpu);
 	if (test_tsk_need_resched(curr))
 		return;
 	set_tsk_need_resched(curr);
 	ft_event(FT_EV_RESCHED);
-	ft_host_seam_called("resched_curr", cpu_of(rq));
+	ft_host_seam_called("resched_curr", cpu);
+	if (cpu != smp_processor_id() && curr != rq->idle && ft_send_reschedule(cpu))
+		ft_m.resched_unseen[cpu] = true;
 }
 
 /*
@@ -310,6 +322,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	rq->clock_update_flags = RQCF_UPDATED;
 
 	prev = rq->curr;
+	ft_m.resched_unseen[cpu] = false;	/* it schedules now anyway */
 	if (prev == ft_m.stopper[cpu] && !preempt) {
 		/* its works done, the stopper sleeps */
 		ft_stopper_sleeps(rq);
@@ -351,7 +364,8 @@ void ft_schedule_cpu(int cpu, bool preempt)
 
 /*
  * The preemption points: stopper work first (it preempts), then every CPU
- * whose curr was asked to resched; RCU callbacks once all is quiet.
+ * whose curr was asked to resched, but for a remote one whose reschedule
+ * IPI is still on its way; RCU callbacks once all is quiet.
  */
 void ft_resched_pending(void)
 {
@@ -360,7 +374,7 @@ void ft_resched_pending(void)
 	do {
 		again = ft_run_stoppers();
 		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-			if (test_tsk_need_resched(cpu_rq(cpu)->curr)) {
+			if (test_tsk_need_resched(cpu_rq(cpu)->curr) && !ft_m.resched_unseen[cpu]) {
 				ft_schedule_cpu(cpu, true);
 				again = true;
 			}

@@ -61,6 +61,7 @@ struct ft_machine {
 	u64 stop_works;			/* stopper works queued since boot */
 	bool stopper_queued[NR_CPUS];	/* woken, not yet asleep again */
 	bool tick_stopped[NR_CPUS];	/* nohz: idle with its tick stopped */
+	bool resched_unseen[NR_CPUS];	/* flag set remotely, IPI on its way */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	struct ft_idle_detector idle_det;
 	bool idle_clean;		/* no change since idle.c last looked (below) */
@@ -211,6 +212,7 @@ void ft_smp_reset(void);
 extern const struct sched_class ft_stop_class;
 
 /* nohz.c: idle CPUs without a tick, IPIs */
+bool ft_send_reschedule(int cpu);
 u64 ft_next_ipi(void);
 void ft_deliver_ipis(void);
 void ft_nohz_reset(void);

@@ -78,6 +78,13 @@ static const struct ft_feature_probe probes[] = {
 	  false,
 #endif
 	  "tree clamps lag by the entity's own slice, not the queue's largest (cfs_rq_max_slice())" },
+	{ "resched_lazy",
+#ifdef FT_HAVE_RESCHED_LAZY
+	  true,
+#else
+	  false,
+#endif
+	  "tree has no lazy preemption: a wake-up preemption is an ordinary resched_curr()" },
 	{ "nohz_idle",
 #ifdef CONFIG_NO_HZ_IDLE
 	  true,

@@ -11,16 +11,19 @@
  * runs the rq's nohz_csd handler (core.c's nohz_csd_func(), written here)
  * in interrupt context, and the SCHED_SOFTIRQ it raises balances for all
  * idle CPUs at that interrupt's exit. Without NO_HZ_IDLE every CPU keeps
- * ticking and nothing here happens.
+ * ticking and nothing here happens, but for the reschedule IPI, which
+ * travels the same queue with the same latency (smp_send_reschedule()).
  */
 #include "driver.h"
 
 #define FT_MAX_IPIS	NR_CPUS
 
+/* An entry without csd is a reschedule IPI. */
 static struct { call_single_data_t *csd; int cpu; u64 at; } ipis[FT_MAX_IPIS];
 static int nr_ipis;
 static u64 ipi_latency = NSEC_PER_USEC;
-static u64 ipis_delivered;
+static u64 ipis_delivered, resched_ipis;
+static bool resched_in_flight[NR_CPUS];
 
 u64 ft_ipis_delivered(void)
 {
@@ -32,15 +35,41 @@ void ft_set_ipi_latency(u64 ns)
 	ipi_latency = ns;
 }
 
+u64 ft_resched_ipis(void)
+{
+	return resched_ipis;
+}
+
+static void queue_ipi(call_single_data_t *csd, int cpu)
+{
+	if (nr_ipis == FT_MAX_IPIS)
+		ft_host_abort("IPI queue full: calls queued faster than delivered");
+	ipis[nr_ipis++] = (typeof(ipis[0])){ csd, cpu, ft_m.now + ipi_latency };
+}
+
 int smp_call_function_single_async(int cpu, call_single_data_t *csd)
 {
 	if (csd->node.u_flags & CSD_FLAG_LOCK)
 		return -EBUSY;
-	if (nr_ipis == FT_MAX_IPIS)
-		ft_host_abort("IPI queue full: calls queued faster than delivered");
 	csd->node.u_flags |= CSD_FLAG_LOCK;
-	ipis[nr_ipis++] = (typeof(ipis[0])){ csd, cpu, ft_m.now + ipi_latency };
+	queue_ipi(csd, cpu);
 	return 0;
+}
+
+/*
+ * smp_send_reschedule(): @cpu will notice its need_resched flag when the
+ * IPI arrives. false when it arrives at once (latency 0): nothing queued.
+ * One in flight per CPU is enough, as the flag is set until it schedules.
+ */
+bool ft_send_reschedule(int cpu)
+{
+	if (!ipi_latency)
+		return false;
+	if (!resched_in_flight[cpu]) {
+		resched_in_flight[cpu] = true;
+		queue_ipi(NULL, cpu);
+	}
+	return true;
 }
 
 /* The earliest IPI delivery, U64_MAX if none is in flight. */
@@ -53,7 +82,11 @@ u64 ft_next_ipi(void)
 	return next;
 }
 
-/* Each IPI due by now, in the order sent: the handler, then irq exit. */
+/*
+ * Each IPI due by now, in the order sent: the handler, then irq exit,
+ * where a reschedule IPI's CPU schedules (scheduler_ipi() itself has
+ * nothing to do for fair.c: the flag was set by the sender).
+ */
 void ft_deliver_ipis(void)
 {
 	for (int i = 0; i < nr_ipis; ) {
@@ -68,9 +101,14 @@ void ft_deliver_ipis(void)
 		nr_ipis--;
 		ft_switch_cpu(cpu);
 		local_irq_disable();
-		csd->node.u_flags &= ~CSD_FLAG_LOCK;	/* async: unlocked first */
-		csd->func(csd->info);
-		ipis_delivered++;
+		if (csd) {
+			csd->node.u_flags &= ~CSD_FLAG_LOCK;	/* async: unlocked first */
+			csd->func(csd->info);
+			ipis_delivered++;
+		} else {
+			resched_in_flight[cpu] = false;
+			resched_ipis++;
+		}
 		local_irq_enable();
 		ft_irq_exit(cpu);
 		ft_resched_pending();
@@ -86,6 +124,8 @@ void ft_nohz_reset(void)
 {
 	nr_ipis = 0;
 	ipis_delivered = 0;
+	resched_ipis = 0;
+	memset(resched_in_flight, 0, sizeof(resched_in_flight));
 	ipi_latency = NSEC_PER_USEC;
 }
 

@@ -28,12 +28,17 @@ void raise_softirq(unsigned int nr)
 	softirq_pending[fairtest_cpu] |= 1UL << nr;
 }
 
-/* irq_exit() on @cpu: the softirqs its interrupt raised, lowest first. */
+/*
+ * irq_exit() on @cpu: the softirqs its interrupt raised, lowest first.
+ * The return from the interrupt is a preemption point: a need_resched
+ * set from another CPU is seen there, whether or not its IPI came yet.
+ */
 void ft_irq_exit(int cpu)
 {
 	unsigned long pending = softirq_pending[cpu];
 
 	softirq_pending[cpu] = 0;
+	ft_m.resched_unseen[cpu] = false;
 	ft_switch_cpu(cpu);
 	for (int nr = 0; nr < NR_SOFTIRQS; nr++) {
 		if (!(pending & (1UL << nr)))

@@ -9,14 +9,23 @@
  */
 #include "driver.h"
 
-static struct rq *lock_task(struct task_struct *p, struct rq_flags *rf)
+/*
+ * task_rq_lock() and the clock update from the CPU the operation runs on:
+ * a wake-up's is the waker's, and its resched of another CPU is remote.
+ */
+static struct rq *lock_task_here(struct task_struct *p, struct rq_flags *rf)
 {
-	struct rq *rq = task_rq(p);
+	struct rq *rq = task_rq_lock(p, rf);
 
-	ft_switch_cpu(cpu_of(rq));
-	rq = task_rq_lock(p, rf);
 	update_rq_clock(rq);
 	return rq;
+}
+
+/* The same, run on the task's own CPU. */
+static struct rq *lock_task(struct task_struct *p, struct rq_flags *rf)
+{
+	ft_switch_cpu(task_cpu(p));
+	return lock_task_here(p, rf);
 }
 
 /* Set while a batch of wake-ups is queued: they reschedule once, at the end. */
@@ -99,10 +108,10 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	__set_task_cpu(p, cpu);
 	p->sched_class->task_fork(p);
 
-	/* wake_up_new_task() */
+	/* wake_up_new_task(), from the parent's CPU */
 	WRITE_ONCE(p->__state, TASK_RUNNING);
 	__set_task_cpu(p, ft_select_task_rq(p, task_cpu(p), &wake_flags));
-	rq = lock_task(p, &rf);
+	rq = lock_task_here(p, &rf);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
 	wakeup_preempt(rq, p, wake_flags);
@@ -162,10 +171,11 @@ static int ttwu(int id, int waker_cpu, int extra)
 	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_event(FT_EV_WAKE);
 	ft_observe_wake(FT_OBS_WAKING, p);
+	ft_switch_cpu(waker_cpu < 0 ? task_cpu(p) : waker_cpu);
 
 	/* Still queued: a delayed dequeue is undone (ttwu_runnable). */
 	if (task_on_rq_queued(p)) {
-		rq = lock_task(p, &rf);
+		rq = lock_task_here(p, &rf);
 #ifdef FT_HAVE_DELAYED_DEQUEUE
 		if (p->se.sched_delayed)
 			ft_enqueue_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_DELAYED);
@@ -182,13 +192,12 @@ static int ttwu(int id, int waker_cpu, int extra)
 	/* an affinity change raced with the sleep: prev CPU not allowed now */
 	if (ft_m.nr_cpus > 1 && ft_host_fail(FT_FP_WAKE_DISALLOWED_CPU))
 		disallow_cpu(p, task_cpu(p));
-	ft_switch_cpu(waker_cpu < 0 ? task_cpu(p) : waker_cpu);
 	cpu = ft_select_task_rq(p, p->wake_cpu, &wake_flags);
 	if (task_cpu(p) != cpu) {
 		wake_flags |= WF_MIGRATED;
 		set_task_cpu(p, cpu);
 	}
-	rq = lock_task(p, &rf);
+	rq = lock_task_here(p, &rf);
 	activate_task(rq, p, ENQUEUE_WAKEUP | ENQUEUE_NOCLOCK |
 #ifdef FT_HAVE_RQ_SELECTED
 		      (wake_flags & WF_RQ_SELECTED ? ENQUEUE_RQ_SELECTED : 0) |

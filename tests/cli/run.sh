@@ -5,7 +5,8 @@
 # with the same totals by the kernel's parser (kunit.py), the same run twice
 # is byte-identical, and bad input (missing tree, not a tree, unknown
 # profile, bad option, filter matching nothing, unknown failure point,
-# probability outside [0,1], seed not a number) fails with one clear line.
+# probability outside [0,1], seed not a number, a QEMU shape or tree that
+# make domains-xcheck does not know) fails with one clear line.
 # Prints "cli: N passed, N failed" last.
 #
 # usage: tests/cli/run.sh BUILD_BIN KSRC
@@ -86,6 +87,11 @@ expect_error "make fault: unknown point" "unknown failure point 'mm/nosuch'" \
 expect_error "make fault: P above 1" "P='2' is not a probability" "$matrix" "$bin" "" 2 1 10
 expect_error "make fault: P negative" "P='-0.1' is not a probability" "$matrix" "$bin" "" -0.1 1 10
 expect_error "make fault: SEED not a number" "SEED='x1' is not a decimal" "$matrix" "$bin" "" 0.05 x1 10
+# make domains-xcheck refuses before building or installing anything.
+expect_error "domains-xcheck: unknown shape" "no QEMU shape cls-mc-16; shapes: uni-1" \
+	"$top/sched_fair/domains_xcheck.sh" "$ksrc" "$out/xcheck" "$out/qemu" cls-mc-16
+expect_error "domains-xcheck: no tree" "no kernel tree at /nonexistent/tree" \
+	"$top/sched_fair/domains_xcheck.sh" /nonexistent/tree "$out/xcheck" "$out/qemu"
 # The matrix's verdicts, on a stand-in binary whose KTAP has a WARN under
 # one point, an invariant break under another and a crash under a third.
 cat >"$out/fakebin" <<'EOF'
