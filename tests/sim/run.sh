@@ -283,15 +283,16 @@ then ok "trace: ftrace text lines, in time order, all four event kinds"; else ba
 # vruntime, which carries it through. Expect B at 50% on the grid on every
 # tree; off the grid 33.3% on REQUEUE_CURRENT_V trees and 50% elsewhere;
 # and off the grid 50% everywhere with DELAY_ZERO off.
-gen=$(dirname "$sim")/gen
-[ -d "$gen" ] || gen=$(dirname "$sim")/../gen
+# The probes sit in the build dir's gen/, a variant's binary (asan/) one
+# level below it, next to a gen/ of its own without them.
 share_b() {	# SEED [FEATURES]: B's share in percent
 	"$sim" --quiet --cpus 1 --seed "$1" --duration 4 ${2:+--features "$2"} --json "$out/sl.json" \
 		"$top/fixtures/workloads/sleeper.json" && python3 -c "
 import json; print([x['share_pct'] for x in json.load(open('$out/sl.json'))['tasks'] if x['task'] == 'B'][0])"
 }
 near() { awk -v v="$1" -v want="$2" 'BEGIN { exit !(v >= want - 0.5 && v <= want + 0.5) }'; }
-if cat "$gen"/probes*.h 2>/dev/null | grep -q 'FT_HAVE_REQUEUE_CURRENT_V'; then off=33.3 why="lag clipped to 0 at wake-up"
+if cat "$(dirname "$sim")"/gen/probes*.h "$(dirname "$sim")"/../gen/probes*.h 2>/dev/null |
+   grep -q 'FT_HAVE_REQUEUE_CURRENT_V'; then off=33.3 why="lag clipped to 0 at wake-up"
 else off=50 why="lag against a stale V"; fi
 on=$(share_b 1) grid=$(share_b 2) nozero=$(share_b 2 '!DELAY_ZERO')
 if near "$on" 50 && near "$grid" "$off" && near "$nozero" 50; then
