@@ -135,7 +135,7 @@ $(PCH)/ksched.h: $(TOP)/sched_fair/build.mk
 	@echo '#include "$(TOP)/shim/ksched.h"' >$@
 $(PCH)/%.h.gch: $(PCH)/%.h $(PREPARED) $(OBJ)/gen/fair_g
 	@echo "  PCH     $*.h"
-	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -MT $@ -x c-header $< -o $@.tmp && mv $@.tmp $@
+	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -MT $@ -c -x c-header $< -o $@.tmp && mv $@.tmp $@
 $(PCH)/fair_headers.h.gch: KDEBUG = $(FAIR_G)
 
 # Kernel-side compiles; a failure names the file and shows the first error.
