@@ -33,14 +33,19 @@ u64 ft_clock_peek(void)
 	return ft_m.now + ft_m.clock_ahead;
 }
 
+/* sched_clock runs @ahead of now: every CPU's run budget end moves (loop.c). */
+void ft_clock_set_ahead(u64 ahead)
+{
+	ft_m.clock_ahead = ahead;
+	memset(ft_m.budget_known, 0, sizeof(ft_m.budget_known));
+}
+
 u64 ft_clock_read(int cpu)
 {
 	u64 t;
 
-	if (ft_host_fail(FT_FP_CLOCK_JUMP)) {
-		ft_m.clock_ahead += FT_CLOCK_JUMP_NS;
-		memset(ft_m.budget_known, 0, sizeof(ft_m.budget_known));
-	}
+	if (ft_host_fail(FT_FP_CLOCK_JUMP))
+		ft_clock_set_ahead(ft_m.clock_ahead + FT_CLOCK_JUMP_NS);
 	t = ft_clock_peek();
 	if (ft_host_fail(FT_FP_CLOCK_BACKWARDS))
 		t = t > FT_CLOCK_BEHIND_NS ? t - FT_CLOCK_BEHIND_NS : 0;

@@ -155,7 +155,8 @@ static inline void ft_state_changed(void)
 /*
  * A CPU's run budget end (loop.c) depends on its curr, which changes, and
  * whose exec time is updated, only under that CPU's rq lock, and on the
- * task's budget; the clock running ahead moves every one of them.
+ * task's budget; the clock running ahead moves every one of them
+ * (ft_clock_set_ahead()).
  */
 static inline void ft_budget_changed(int cpu)
 {
@@ -228,6 +229,7 @@ void ft_idle_account(u64 until);
 u64 ft_clock_now(void);
 u64 ft_clock_read(int cpu);	/* sched_clock_cpu(), failure points applied */
 u64 ft_clock_peek(void);	/* what sched_clock reads now, no fault drawn */
+void ft_clock_set_ahead(u64 ahead);	/* sched_clock minus now from here on */
 void ft_clock_advance_to(u64 t);
 
 /* boot.c */

@@ -105,10 +105,10 @@ static u64 budget_end(int cpu)
 /*
  * Most events change one task's budget and nothing else, so each CPU's
  * budget end is kept until its rq lock is released, its task's budget is
- * set, or the clock jumps (ft_budget_changed()). Kept, it stays exact:
- * while nothing of that changes, curr's exec time grows with the clock,
- * so the end budget_end() finds is the same at any later time, until
- * the time comes, from when on it is due at once, now. Not while
+ * set, or the clock jumps (ft_budget_changed(), ft_clock_set_ahead()).
+ * Kept, it stays exact: while nothing of that changes, curr's exec time
+ * grows with the clock, so the end budget_end() finds is the same at any
+ * later time, until the time comes, from when on it is due at once. Not while
  * sched_clock is still behind curr's exec_start (a clock fault at boot,
  * before topology.c sets the clock ahead): exec time stands still then.
  */

@@ -107,8 +107,7 @@ int ft_boot_topology(const struct ft_topology *topo)
 	 * and every CPU enters idle through the scheduler, as after boot,
 	 * which stamps it.
 	 */
-	ft_m.clock_ahead = NSEC_PER_MSEC;
-	memset(ft_m.budget_known, 0, sizeof(ft_m.budget_known));
+	ft_clock_set_ahead(NSEC_PER_MSEC);
 	for (int cpu = 0; cpu < topo->nr_cpus; cpu++) {
 		ft_schedule_cpu(cpu, false);
 		ft_nohz_idle_enter(cpu);
