@@ -79,8 +79,6 @@ static void summary(FILE *f, struct sim_run *run)
 	for (int i = 0; i < run->nr_tasks; i++) {
 		struct sim_task *t = &run->tasks[i];
 
-		sim_samples_sort(&t->wake_lat);
-		sim_samples_sort(&t->wait);
 		name_of(run, t, name, sizeof(name));
 		fprintf(f, "%-24s %3d %7.2f %10.3f %10.3f %8lu %7lu %5lu %7lu", name, t->cpu,
 			run->end_ns ? 100.0 * t->exec_ns / run->end_ns : 0, t->exec_ns / 1e6,

@@ -27,7 +27,8 @@ void sim_samples_add(struct sim_samples *s, ft_u64 ns)
  * Sorted by bytes, lowest first (LSD radix): a 130 s run keeps millions
  * of samples, where qsort's comparisons were a few percent of the run.
  * Only the bytes the largest sample has are passes; an array already in
- * order (report.c sorts again what the engine sorted) is left as it is.
+ * order (a definition with one instance, merged by report.c) is left as
+ * it is.
  */
 void sim_samples_sort(struct sim_samples *s)
 {
