@@ -67,6 +67,11 @@ $(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE)
 # prepare.sh also writes these (flags, weight tables from the tree's core.c).
 $(OBJ)/kflags $(OBJ)/gen/prio_tables.c: $(PREPARED) ;
 
+# $(1).tmp replaces $(1) only when their text differs: a generated file's
+# users rebuild when it changes, not whenever it is made (its rule's
+# target is then a stamp, touched each time).
+replace_if_changed = cmp -s $(1).tmp $(1) && rm $(1).tmp || mv $(1).tmp $(1)
+
 # probes.h holds what fair.c has (probes_fair.h: the part an edit of fair.c
 # can change, a third of the probing) and what the headers and flags have
 # (probes_tree.h). Each part is replaced only when its text changes, so
@@ -76,14 +81,12 @@ $(OBJ)/gen/probes.h: $(OBJ)/gen/probes_h.stamp ;
 $(OBJ)/gen/probes_h.stamp: $(TOP)/sched_fair/build.mk
 	@mkdir -p $(dir $@)
 	@printf '#include "probes_tree.h"\n#include "probes_fair.h"\n' >$(OBJ)/gen/probes.h.tmp
-	@cmp -s $(OBJ)/gen/probes.h.tmp $(OBJ)/gen/probes.h && rm $(OBJ)/gen/probes.h.tmp || \
-	 mv $(OBJ)/gen/probes.h.tmp $(OBJ)/gen/probes.h
+	@$(call replace_if_changed,$(OBJ)/gen/probes.h)
 	@touch $@
 define probe
 	@mkdir -p $(dir $@)
-	@$(TOP)/sched_fair/probe.sh $(KSRC) $(OBJ)/kflags $(TOP)/shim $(1) >$(OBJ)/gen/probes_$(1).tmp
-	@cmp -s $(OBJ)/gen/probes_$(1).tmp $(OBJ)/gen/probes_$(1).h && rm $(OBJ)/gen/probes_$(1).tmp || \
-	 mv $(OBJ)/gen/probes_$(1).tmp $(OBJ)/gen/probes_$(1).h
+	@$(TOP)/sched_fair/probe.sh $(KSRC) $(OBJ)/kflags $(TOP)/shim $(1) >$(OBJ)/gen/probes_$(1).h.tmp
+	@$(call replace_if_changed,$(OBJ)/gen/probes_$(1).h)
 	@touch $@
 endef
 $(OBJ)/gen/probes_fair.h: $(OBJ)/gen/probes_fair.stamp ;
@@ -127,12 +130,14 @@ $(PCH)/fair_headers.stamp: $(FAIR_SRC) $(TOP)/sched_fair/build.mk
 	@mkdir -p $(dir $@)
 	@awk -v dir='$(KSRC)/kernel/sched/' '/^#include "/ { sub(/"/, "\"" dir) } \
 	     /^#include/ { print; next } /^[ \t]*$$/ || /^\/\*/ || /^ \*/ || /^\/\// { next } { exit }' $< >$(PCH)/fair_headers.h.tmp
-	@cmp -s $(PCH)/fair_headers.h.tmp $(PCH)/fair_headers.h && rm $(PCH)/fair_headers.h.tmp || \
-	 mv $(PCH)/fair_headers.h.tmp $(PCH)/fair_headers.h
+	@$(call replace_if_changed,$(PCH)/fair_headers.h)
 	@touch $@
-$(PCH)/ksched.h: $(TOP)/sched_fair/build.mk
+$(PCH)/ksched.h: $(PCH)/ksched.stamp ;
+$(PCH)/ksched.stamp: $(TOP)/sched_fair/build.mk
 	@mkdir -p $(dir $@)
-	@echo '#include "$(TOP)/shim/ksched.h"' >$@
+	@echo '#include "$(TOP)/shim/ksched.h"' >$(PCH)/ksched.h.tmp
+	@$(call replace_if_changed,$(PCH)/ksched.h)
+	@touch $@
 $(PCH)/%.h.gch: $(PCH)/%.h $(PREPARED) $(OBJ)/gen/fair_g
 	@echo "  PCH     $*.h"
 	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -MT $@ -c -x c-header $< -o $@.tmp && mv $@.tmp $@
