@@ -42,6 +42,8 @@ done
 	{ echo "domains-xcheck: $ksrc has no tools/testing/kunit/kunit.py" >&2; exit 2; }
 
 "$top/sched_fair/deps.sh" qemu-system-x86
+# A kernel build reads all of the tree; a cached one holds only our part.
+"$top/sched_fair/tree.sh" --complete "$ksrc"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 src=$work/src kbuild=$work/kbuild
