@@ -156,6 +156,21 @@ static void init_rq(int cpu)
 	ft_cpu_up(cpu, rq->idle);
 }
 
+/*
+ * Forgets the last machine. Only the slots its task and group ids reached
+ * were written: clearing all of ft_m would fault in 160 KiB that a fresh
+ * process (each property sequence's child) still has untouched, which was
+ * a third of the cost of a short sequence.
+ */
+static void forget_machine(void)
+{
+	int tasks = ft_m.nr_task_ids, groups = ft_m.nr_group_ids;
+
+	memset(&ft_m, 0, offsetof(struct ft_machine, tasks));
+	memset(ft_m.tasks, 0, tasks * sizeof(ft_m.tasks[0]));
+	memset(ft_m.gse_lag, 0, groups * sizeof(ft_m.gse_lag[0]));
+}
+
 int ft_boot(int nr_cpus)
 {
 	int err;
@@ -164,7 +179,7 @@ int ft_boot(int nr_cpus)
 		return -EINVAL;
 	if (ft_m.booted)
 		ft_shutdown();
-	memset(&ft_m, 0, sizeof(ft_m));
+	forget_machine();
 	ft_smp_reset();
 	ft_nohz_reset();
 	ft_m.nr_cpus = nr_cpus;

@@ -71,16 +71,17 @@ struct ft_machine {
 	bool budget_known[NR_CPUS];
 	u64 wake_next;			/* the earliest wake_at of all tasks */
 	bool wake_known;
-	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
 	int nr_task_ids, nr_group_ids;	/* ids in use are below these */
 	struct ft_op op;
-	struct lag_watch gse_lag[FT_MAX_GROUPS][FT_MAX_CPUS];
 	u64 invariant_checks;
 	bool checks_off;		/* ft_set_invariant_checking(false) */
 	unsigned long invariants_broken;	/* one bit per rule, reported once */
 	bool booted;
+	/* Last, and written only below nr_task_ids / nr_group_ids (see ft_boot). */
+	struct ft_task tasks[FT_MAX_TASKS];	/* index = task id */
+	struct lag_watch gse_lag[FT_MAX_GROUPS][FT_MAX_CPUS];
 };
 extern struct ft_machine ft_m;
 
