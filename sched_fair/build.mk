@@ -8,6 +8,10 @@
 # includes rebuilds only what includes it. FAIR_C_DIR, when set, holds a
 # fair.c that replaces the tree's (a mutant: see sched_fair/mutate.sh).
 
+# Every header a .d file names would be tried against make's built-in rules
+# (RCS, SCCS, ...): three quarters of the time of a run that finds nothing
+# to do.
+MAKEFLAGS += --no-builtin-rules
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 # A variant (VARIANT=asan with its VARIANT_CFLAGS) shares the prepared
 # tree and flags in OBJ but builds every object and the binary in OBJ/VARIANT.
@@ -30,8 +34,9 @@ KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) 
 UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
 # x86 reads current through a const alias the linker provides: of the
-# pcpu_hot block up to 6.12, of current_task itself from 7.2.
-PCPU_CURRENT := $(if $(shell grep -l const_pcpu_hot $(KSRC)/arch/x86/include/asm/current.h 2>/dev/null),pcpu_hot,current_task)
+# pcpu_hot block up to 6.12, of current_task itself from 7.2 (probe.sh
+# tells which; read when a link expands it, after the probes are made).
+PCPU_CURRENT = $(if $(findstring FT_HAVE_PCPU_HOT,$(file < $(OBJ)/gen/probes_tree.h)),pcpu_hot,current_task)
 LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_$(PCPU_CURRENT)=$(PCPU_CURRENT) \
 	  $(VARIANT_CFLAGS)
 LDLIBS	= -lcmocka -lfiu
@@ -69,8 +74,11 @@ $(OBJ)/kflags $(OBJ)/gen/prio_tables.c: $(PREPARED) ;
 
 # $(1).tmp replaces $(1) only when their text differs: a generated file's
 # users rebuild when it changes, not whenever it is made (its rule's
-# target is then a stamp, touched each time).
-replace_if_changed = cmp -s $(1).tmp $(1) && rm $(1).tmp || mv $(1).tmp $(1)
+# target is then a stamp, touched each time). Each rule on the way from
+# an edit of fair.c to the test binary is one shell line, and makes
+# directories only when missing: every process counts there.
+replace_if_changed = { cmp -s $(1).tmp $(1) && rm $(1).tmp || mv $(1).tmp $(1); }
+mkdir_for = [ -d $(dir $(1)) ] || mkdir -p $(dir $(1))
 
 # probes.h holds what fair.c has (probes_fair.h: the part an edit of fair.c
 # can change, a third of the probing) and what the headers and flags have
@@ -84,10 +92,9 @@ $(OBJ)/gen/probes_h.stamp: $(TOP)/sched_fair/build.mk
 	@$(call replace_if_changed,$(OBJ)/gen/probes.h)
 	@touch $@
 define probe
-	@mkdir -p $(dir $@)
-	@$(TOP)/sched_fair/probe.sh $(KSRC) $(OBJ)/kflags $(TOP)/shim $(1) >$(OBJ)/gen/probes_$(1).h.tmp
-	@$(call replace_if_changed,$(OBJ)/gen/probes_$(1).h)
-	@touch $@
+	@$(call mkdir_for,$@) && \
+	 $(TOP)/sched_fair/probe.sh $(KSRC) $(OBJ)/kflags $(TOP)/shim $(1) >$(OBJ)/gen/probes_$(1).h.tmp && \
+	 $(call replace_if_changed,$(OBJ)/gen/probes_$(1).h) && : >$@
 endef
 $(OBJ)/gen/probes_fair.h: $(OBJ)/gen/probes_fair.stamp ;
 $(OBJ)/gen/probes_fair.stamp: $(PREPARED) $(TOP)/sched_fair/probe.sh $(KSRC)/kernel/sched/fair.c
@@ -127,11 +134,10 @@ KCFLAGS_PCH = $(filter-out -include $(KINCLUDES),$(KCFLAGS))
 # Rewritten only when the list changes: an edit of fair.c keeps the PCH.
 $(PCH)/fair_headers.h: $(PCH)/fair_headers.stamp ;
 $(PCH)/fair_headers.stamp: $(FAIR_SRC) $(TOP)/sched_fair/build.mk
-	@mkdir -p $(dir $@)
-	@awk -v dir='$(KSRC)/kernel/sched/' '/^#include "/ { sub(/"/, "\"" dir) } \
-	     /^#include/ { print; next } /^[ \t]*$$/ || /^\/\*/ || /^ \*/ || /^\/\// { next } { exit }' $< >$(PCH)/fair_headers.h.tmp
-	@$(call replace_if_changed,$(PCH)/fair_headers.h)
-	@touch $@
+	@$(call mkdir_for,$@) && \
+	 awk -v dir='$(KSRC)/kernel/sched/' '/^#include "/ { sub(/"/, "\"" dir) } \
+	     /^#include/ { print; next } /^[ \t]*$$/ || /^\/\*/ || /^ \*/ || /^\/\// { next } { exit }' $< >$(PCH)/fair_headers.h.tmp && \
+	 $(call replace_if_changed,$(PCH)/fair_headers.h) && : >$@
 $(PCH)/ksched.h: $(PCH)/ksched.stamp ;
 $(PCH)/ksched.stamp: $(TOP)/sched_fair/build.mk
 	@mkdir -p $(dir $@)
@@ -145,27 +151,31 @@ $(PCH)/fair_headers.h.gch: KDEBUG = $(FAIR_G)
 
 # Kernel-side compiles; a failure names the file and shows the first error.
 # With $(1), a PCH from above: its header first, kbuild's -include files
-# left to it.
+# left to it. -pipe: the assembler works beside the compiler, on a core
+# that is idle while fair.c compiles.
 define kcc
-	@mkdir -p $(dir $@)
-	@echo "  KCC     $(patsubst $(KSRC)/%,%,$(patsubst $(TOP)/%,%,$<))"
-	@$(CC) $(if $(1),-include $(PCH)/$(1) -Winvalid-pch $(KCFLAGS_PCH),$(KCFLAGS)) -MMD -MP -MF $@.d -c $< -o $@ 2>$@.err || \
+	@$(call mkdir_for,$@); echo "  KCC     $(patsubst $(KSRC)/%,%,$(patsubst $(TOP)/%,%,$<))"; \
+	 $(CC) -pipe $(if $(1),-include $(PCH)/$(1) -Winvalid-pch $(KCFLAGS_PCH),$(KCFLAGS)) -MMD -MP -MF $@.d -c $< -o $@ 2>$@.err || \
 	 { grep -m1 -E 'error|Error' $@.err | sed 's/^/fairtest: first error: /' >&2; \
-	   echo "fairtest: $< does not compile for user space (full output: $@.err)" >&2; rm -f $@; exit 1; }
-	@cat $@.err >&2; rm -f $@.err
+	   echo "fairtest: $< does not compile for user space (full output: $@.err)" >&2; rm -f $@; exit 1; }; \
+	 [ ! -s $@.err ] || cat $@.err >&2
 endef
 
-# Rewritten only when FAIR_G changes, so changing it rebuilds fair.c.
-$(OBJ)/gen/fair_g: FORCE
-	@mkdir -p $(dir $@)
-	@echo '$(FAIR_G)' | cmp -s - $@ || echo '$(FAIR_G)' >$@
+# The value of variable $(2) kept in file $(1), rewritten (while parsing,
+# without a process) only when it changes, so that its users rebuild then.
+define remember
+ifneq ($$(file < $(1)),$$($(2)))
+$$(shell mkdir -p $(dir $(1)))
+$$(file > $(1),$$($(2)))
+endif
+endef
+# Changing FAIR_G rebuilds fair.c.
+$(eval $(call remember,$(OBJ)/gen/fair_g,FAIR_G))
 $(B)/k/fair_bridge.o: $(OBJ)/gen/fair_g
 
-# A variant's flags the same way: changing them (make asan) rebuilds it all.
+# Changing a variant's flags (make asan) rebuilds all of it.
 ifneq ($(VARIANT),)
-$(B)/variant_cflags: FORCE
-	@mkdir -p $(dir $@)
-	@echo '$(VARIANT_CFLAGS)' | cmp -s - $@ || echo '$(VARIANT_CFLAGS)' >$@
+$(eval $(call remember,$(B)/variant_cflags,VARIANT_CFLAGS))
 $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS): $(B)/variant_cflags
 endif
 
@@ -189,9 +199,8 @@ $(B)/k/gen/prio_tables.o: $(OBJ)/gen/prio_tables.c $(PREPARED)
 # what it needs), so its object and the stamp's users stay put.
 $(B)/gen/seam_stubs.c: $(B)/gen/seam_stubs.stamp ;
 $(B)/gen/seam_stubs.stamp: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest $(TOP)/sched_fair/seams.sh
-	@mkdir -p $(dir $@)
-	@$(TOP)/sched_fair/seams.sh $(TOP)/shim/seams.manifest "$(REAL_OBJS)" "$(SHIM_OBJS)" $(B)/gen/seam_stubs.c
-	@touch $@
+	@$(call mkdir_for,$@) && \
+	 $(TOP)/sched_fair/seams.sh $(TOP)/shim/seams.manifest "$(REAL_OBJS)" "$(SHIM_OBJS)" $(B)/gen/seam_stubs.c && : >$@
 
 # fairsim's trace in the tree's own tracepoint formats.
 $(OBJ)/gen/trace_formats.h: $(KSRC)/include/trace/events/sched.h $(TOP)/sched_fair/trace_formats.sh
@@ -220,13 +229,13 @@ $(B)/u/gen/seam_stubs.o: $(B)/gen/seam_stubs.c
 	@$(CC) $(UCFLAGS) -c $< -o $@
 
 $(BIN): $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS) $(TOP)/shim/percpu.lds
-	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"
-	@$(CC) $(LDFLAGS) $(filter %.o,$^) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"; \
+	 $(CC) $(LDFLAGS) $(filter %.o,$^) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
 
 $(FAIRSIM): $(REAL_OBJS) $(SHIM_OBJS) $(SIM_OBJS) $(TOP)/shim/percpu.lds
-	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"
-	@$(CC) $(LDFLAGS) $(filter %.o,$^) -ljson-c -lfiu -lm -o $@.tmp && mv $@.tmp $@
+	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"; \
+	 $(CC) $(LDFLAGS) $(filter %.o,$^) -ljson-c -lfiu -lm -o $@.tmp && mv $@.tmp $@
 
-.PHONY: all fairtest fairsim FORCE
-FORCE:
--include $(shell find $(B)/k $(B)/u -name '*.d' 2>/dev/null)
+.PHONY: all fairtest fairsim
+# Globbed, not found: this is parsed on every run.
+-include $(wildcard $(foreach d,k k/* k/*/* k/*/*/* u/* u/*/*,$(B)/$(d)/*.d))
