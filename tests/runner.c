@@ -39,6 +39,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_SUITES	1024
 #define MAX_CASE_LINES	500	/* a runaway printk loop must not drown the report */
+#define MAX_AHEAD	128	/* ended cases waiting to be printed hold two files each */
 #define RECORD		('\036')	/* starts a line this API wrote, not the case */
 #define DROP_NOTE	'!'	/* record: drop cmocka's echo of this assertion */
 #define GROUP		"fairtest"
@@ -453,6 +454,9 @@ struct result {
 	pid_t pid;
 	int verdict_fd;
 	FILE *cap;
+	struct verdict v;
+	size_t got;		/* bytes of v read so far */
+	bool ended;		/* its pipe is closed: the child is gone */
 };
 
 /* Prints one diagnostic line under the case and keeps it for JUnit. */
@@ -547,35 +551,47 @@ static int ms_left(const struct timespec *end)
 	return ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
-/* Reads the verdict until the child exits or its time is up. */
-static size_t read_verdict(int fd, struct verdict *v, bool *timed_out)
+/* Reads what a case's pipe holds; true when it is at its end. */
+static bool take_verdict(struct result *res)
 {
-	struct timespec end;
-	size_t got = 0;
+	char rest[64];
+	ssize_t n;
 
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += opt.timeout;
-	while (got < sizeof(*v)) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int ready = poll(&p, 1, opt.timeout ? ms_left(&end) : -1);
-		ssize_t n;
+	if (res->got < sizeof(res->v))
+		n = read(res->verdict_fd, (char *)&res->v + res->got, sizeof(res->v) - res->got);
+	else	/* a full verdict: only the end of the pipe is still to come */
+		n = read(res->verdict_fd, rest, sizeof(rest));
+	if (n < 0 && errno == EINTR)
+		return false;
+	if (n > 0 && res->got < sizeof(res->v))
+		res->got += n;
+	return res->ended = n <= 0;
+}
 
-		if (ready < 0 && errno == EINTR)
-			continue;
-		if (ready < 0)
-			quit(1, "poll: %s", strerror(errno));
-		if (ready == 0) {
-			*timed_out = true;
-			break;
-		}
-		n = read(fd, (char *)v + got, sizeof(*v) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	return got;
+/*
+ * Waits until some of the running cases @from..@to - 1 end, or the one
+ * awaited runs past @end; returns how many ended, or -1 for the latter.
+ */
+static int wait_any(struct result *all, size_t from, size_t to, const struct timespec *end)
+{
+	struct pollfd p[to - from];
+	size_t nr = 0;
+	int ready, ended = 0;
+
+	for (size_t i = from; i < to; i++)
+		if (!all[i].ended)
+			p[nr++] = (struct pollfd){ .fd = all[i].verdict_fd, .events = POLLIN };
+	ready = poll(p, nr, opt.timeout ? ms_left(end) : -1);
+	if (ready < 0 && errno == EINTR)
+		return 0;
+	if (ready < 0)
+		quit(1, "poll: %s", strerror(errno));
+	if (ready == 0)
+		return -1;
+	for (size_t i = from, k = 0; i < to; i++)
+		if (!all[i].ended && p[k++].revents)
+			ended += take_verdict(&all[i]);
+	return ended;
 }
 
 static void judge(struct result *res, const struct verdict *v, bool complete,
@@ -639,24 +655,39 @@ static void start_case(struct result *res)
 
 /*
  * Runs case @i of all @n selected ones and prints its result. Up to
- * --jobs cases run at once: the ones after @i are started here, ahead,
- * but every result is read and printed in case order, so the output is
- * the same byte for byte whatever the number of jobs. A case's time
- * limit runs from when its verdict is awaited, never shorter than asked.
+ * --jobs cases run at once: whenever one ends, the next one not started
+ * yet starts, ahead of @i, but every result is printed in case order, so
+ * the output is the same byte for byte whatever the number of jobs. A
+ * case's time limit runs from when its verdict is awaited, never shorter
+ * than asked.
  */
 static void run_case(struct result *all, size_t i, size_t n, size_t num)
 {
-	static size_t started;
+	static size_t started, running;
 	struct result *res = &all[i];
-	struct verdict v;
+	struct timespec end;
 	bool timed_out = false;
-	size_t got, size;
+	size_t size;
 	int wstatus = 0;
 	FILE *keep;
 
-	while (started < n && started < i + opt.jobs)
-		start_case(&all[started++]);
-	got = read_verdict(res->verdict_fd, &v, &timed_out);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += opt.timeout;
+	for (;;) {
+		int ended;
+
+		for (; started < n && running < opt.jobs && started < i + MAX_AHEAD; running++)
+			start_case(&all[started++]);
+		if (res->ended)
+			break;
+		ended = wait_any(all, i, started, &end);
+		if (ended < 0) {
+			timed_out = true;
+			running--;
+			break;
+		}
+		running -= ended;
+	}
 	if (timed_out)
 		kill(res->pid, SIGKILL);
 	while (waitpid(res->pid, &wstatus, 0) < 0 && errno == EINTR)
@@ -668,7 +699,7 @@ static void run_case(struct result *all, size_t i, size_t n, size_t num)
 		quit(1, "out of memory");
 	copy_output(res->cap, keep, res->kcase->name);
 	fclose(res->cap);
-	judge(res, &v, got == sizeof(v), timed_out, wstatus);
+	judge(res, &res->v, res->got == sizeof(res->v), timed_out, wstatus);
 	if (res->directive)
 		diag(keep, "# %s: %s", res->kcase->name, res->reason);
 	fclose(keep);
