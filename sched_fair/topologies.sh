@@ -106,7 +106,8 @@ static size_t series_len(const char *version)
 
 /*
  * The real kernel's dump of @name for the series of the tree under test
- * (FT_TREE_DESC, gen/tree_desc.h), or NULL and *why: there is none.
+ * (FT_TREE_DESC, gen/tree_desc.h), or NULL: there is none; then *why
+ * names the trees there are dumps of, or is NULL where there are none.
  */
 const char *ft_topology_real(const char *name, const char **why)
 {
@@ -115,7 +116,7 @@ const char *ft_topology_real(const char *name, const char **why)
 	size_t len = series_len(tree), n;
 	int others = 0;
 
-	n = snprintf(reason, sizeof(reason), "no real kernel's dump of %s", name);
+	n = 0;
 	for (int i = 0; real[i].name && n < sizeof(reason); i++) {
 		if (strcmp(real[i].name, name))
 			continue;
@@ -130,7 +131,7 @@ const char *ft_topology_real(const char *name, const char **why)
 		snprintf(reason + n, sizeof(reason) - n,
 			 ", this tree is %.*s: make domains-xcheck KSRC=<this tree> captures its own",
 			 (int)strcspn(tree, " "), tree);
-	*why = reason;
+	*why = others ? reason : NULL;
 	return NULL;
 }
 EOC

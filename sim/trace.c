@@ -51,11 +51,15 @@ static bool fills(const char *fmt, const char *args)
 	return !*args;
 }
 
+/* The tree's format where it takes our arguments, else 6.12's: once a run. */
 static const char *fmt_of(int which)
 {
+	static const char *chosen[sizeof(fmts) / sizeof(fmts[0])];
 	const struct trace_fmt *f = &fmts[which];
 
-	return f->tree && fills(f->tree, f->args) ? f->tree : f->known;
+	if (!chosen[which])
+		chosen[which] = f->tree && fills(f->tree, f->args) ? f->tree : f->known;
+	return chosen[which];
 }
 
 static void comm(struct sim_run *run, int pid, int cpu, char out[16])
