@@ -113,10 +113,9 @@ const char *ft_topology_real(const char *name, const char **why)
 {
 	static char reason[256];
 	const char *tree = FT_TREE_DESC;
-	size_t len = series_len(tree), n;
+	size_t len = series_len(tree), n = 0;
 	int others = 0;
 
-	n = 0;
 	for (int i = 0; real[i].name && n < sizeof(reason); i++) {
 		if (strcmp(real[i].name, name))
 			continue;
