@@ -37,7 +37,9 @@ UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unuse
 # pcpu_hot block up to 6.12, of current_task itself from 7.2 (probe.sh
 # tells which; read when a link expands it, after the probes are made).
 PCPU_CURRENT = $(if $(findstring FT_HAVE_PCPU_HOT,$(file < $(OBJ)/gen/probes_tree.h)),pcpu_hot,current_task)
-LDFLAGS	= -no-pie -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_$(PCPU_CURRENT)=$(PCPU_CURRENT) \
+# -z now: libc's symbols are bound once, in the runner, not again in the
+# child of every case.
+LDFLAGS	= -no-pie -Wl,-z,now -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_$(PCPU_CURRENT)=$(PCPU_CURRENT) \
 	  $(VARIANT_CFLAGS)
 LDLIBS	= -lcmocka -lfiu
 

@@ -301,6 +301,7 @@ void ft_set_observer(ft_observer_fn fn, void *ctx);
 
 /* ---- user-side services the kernel side calls (shim/host.c) ---- */
 void *ft_host_zalloc(unsigned long size);
+void *ft_host_alloc(unsigned long size);	/* not zeroed */
 void ft_host_free(void *p);
 void ft_host_log(const char *msg);
 /* printf-style formatting done by libc (kernel %p extensions print as %p). */

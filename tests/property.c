@@ -7,8 +7,8 @@
  * with the invariant checker watching every rq unlock; and the same, plus
  * affinity changes and wake-ups by a waker (sync or not), on the named
  * topologies with real sched domains, where balancing and wake-up
- * placement move tasks and the stopper preempts. Each sequence runs
- * in a child process, so a crash is a result, not the end of the run. A
+ * placement move tasks and the stopper preempts. Sequences run in
+ * child processes, so a crash is a result, not the end of the run. A
  * failing sequence is shrunk to the shortest one that still fails the same
  * way, printed op by op, with the seed that replays it: sequence seeds are
  * the run's --seed and up, so `--seed S` runs the failing one first.
@@ -214,19 +214,25 @@ static int run_here(const struct sequence *seq, char *how, size_t size)
 	return -1;
 }
 
-/* A sequence running in a child: a crash or hang becomes an outcome too. */
+/*
+ * Sequences running in a child: a crash or hang becomes an outcome too.
+ * One child runs a batch of consecutive seeds, booting a fresh machine for
+ * each, and reports one outcome per sequence until the first failure: a
+ * process per sequence cost more than the sequence itself on machines
+ * where a page fault is dear, and ft_boot() forgets the last machine
+ * whole, so a sequence's outcome does not depend on the batch it ran in.
+ */
 struct isolated {
 	pid_t pid;
 	int fd;
-	int n;		/* ops in the sequence, for "died" outcomes */
 };
 
-static void start_isolated(const struct sequence *seq, struct isolated *run)
+static void start_isolated(const struct sequence *given, unsigned long long seed,
+			   int count, bool domains, struct isolated *run)
 {
-	struct outcome out = { .failed_at = -1 };
+	static struct sequence seq;
 	int fds[2];
 
-	run->n = seq->n;
 	run->pid = -1;
 	run->fd = -1;
 	if (pipe(fds))
@@ -235,45 +241,62 @@ static void start_isolated(const struct sequence *seq, struct isolated *run)
 	run->pid = fork();
 	if (run->pid == 0) {
 		close(fds[0]);
-		alarm(20);
-		out.failed_at = run_here(seq, out.how, sizeof(out.how));
-		out.checks = ft_invariant_checks();
+		for (int i = 0; i < count; i++) {
+			struct outcome out = { .failed_at = -1 };
+
+			if (given)
+				seq = *given;
+			else
+				generate(seed + i, domains, &seq);
+			alarm(20);
+			out.failed_at = run_here(&seq, out.how, sizeof(out.how));
+			out.checks = ft_invariant_checks();	/* since boot */
+			if (write(fds[1], &out, sizeof(out)) != sizeof(out))
+				_exit(3);
+			if (out.failed_at >= 0)
+				break;
+		}
 		ft_shutdown();
-		if (write(fds[1], &out, sizeof(out)) != sizeof(out))
-			_exit(3);
 		_exit(0);
 	}
 	close(fds[1]);
 	run->fd = fds[0];
 }
 
-static void finish_isolated(struct isolated *run, struct outcome *out)
+/* The batch's next outcome; n is the sequence's length, for "died". */
+static void next_outcome(struct isolated *run, int n, struct outcome *out)
 {
 	int status;
 
 	*out = (struct outcome){ .failed_at = -1 };
-	if (run->pid < 0 || read(run->fd, out, sizeof(*out)) != sizeof(*out)) {
-		*out = (struct outcome){ .failed_at = run->n - 1 };
-		if (run->pid > 0 && waitpid(run->pid, &status, 0) == run->pid && WIFSIGNALED(status))
-			snprintf(out->how, sizeof(out->how), "crashed with signal %d (%s)",
-				 WTERMSIG(status), strsignal(WTERMSIG(status)));
-		else
-			snprintf(out->how, sizeof(out->how), "%s",
-				 run->pid < 0 ? "fork or pipe failed" : "died without a result");
-		if (run->fd >= 0)
-			close(run->fd);
+	if (run->pid >= 0 && read(run->fd, out, sizeof(*out)) == sizeof(*out))
 		return;
-	}
-	close(run->fd);
-	waitpid(run->pid, &status, 0);
+	*out = (struct outcome){ .failed_at = n - 1 };
+	if (run->pid > 0 && waitpid(run->pid, &status, 0) == run->pid && WIFSIGNALED(status))
+		snprintf(out->how, sizeof(out->how), "crashed with signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(out->how, sizeof(out->how), "%s",
+			 run->pid < 0 ? "fork or pipe failed" : "died without a result");
+	run->pid = 0;
+}
+
+static void finish_isolated(struct isolated *run)
+{
+	if (run->fd >= 0)
+		close(run->fd);
+	if (run->pid > 0)
+		waitpid(run->pid, NULL, 0);
+	*run = (struct isolated){ .pid = 0, .fd = -1 };
 }
 
 static void run_isolated(const struct sequence *seq, struct outcome *out)
 {
 	struct isolated run;
 
-	start_isolated(seq, &run);
-	finish_isolated(&run, out);
+	start_isolated(seq, 0, 1, false, &run);
+	next_outcome(&run, seq->n, out);
+	finish_isolated(&run);
 }
 
 /*
@@ -337,33 +360,43 @@ static void print_sequence(struct kunit *test, const struct sequence *seq)
 	narrate = NULL;
 }
 
+/* Seeds per child: few enough processes, enough batches to fill the CPUs. */
+#define BATCH	20
+
 static void run_sequences(struct kunit *test, bool domains, int count)
 {
 	unsigned long long base = kunit_seed();
 	static struct sequence seq;
-	static struct isolated runs[SEQUENCES];
+	static struct isolated runs[SEQUENCES / BATCH + 1];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int batches = (count + BATCH - 1) / BATCH;
 	int ahead = cpus > 1 ? cpus : 1, started = 0;
 	struct outcome out;
 	unsigned long long checks = 0;
 	long ops = 0;
 
-	/* Sequences run on every CPU; outcomes are taken in seed order. */
+	/* Batches run on every CPU; outcomes are taken in seed order. */
 	for (int s = 0; s < count; s++) {
-		for (; started < count && started < s + ahead; started++) {
-			generate(base + started, domains, &seq);
-			start_isolated(&seq, &runs[started]);
-		}
-		finish_isolated(&runs[s], &out);
-		ops += out.failed_at < 0 ? runs[s].n : out.failed_at + 1;
+		int b = s / BATCH;
+
+		for (; started < batches && started < b + ahead; started++)
+			start_isolated(NULL, base + started * BATCH,
+				       started < batches - 1 ? BATCH : count - started * BATCH,
+				       domains, &runs[started]);
+		generate(base + s, domains, &seq);
+		next_outcome(&runs[b], seq.n, &out);
+		if (s % BATCH == BATCH - 1 || s == count - 1)
+			finish_isolated(&runs[b]);
+		ops += out.failed_at < 0 ? seq.n : out.failed_at + 1;
 		checks += out.checks;
 		if (out.failed_at < 0)
 			continue;
-		for (int later = s + 1; later < started; later++) {
-			kill(runs[later].pid, SIGKILL);
-			finish_isolated(&runs[later], &(struct outcome){});
+		finish_isolated(&runs[b]);
+		for (int later = b + 1; later < started; later++) {
+			if (runs[later].pid > 0)
+				kill(runs[later].pid, SIGKILL);
+			finish_isolated(&runs[later]);
 		}
-		generate(base + s, domains, &seq);
 		kunit_info(test, "sequence seed %llu fails at op %d: %s", base + s,
 			   out.failed_at, out.how);
 		shrink(&seq, &out);

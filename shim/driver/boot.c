@@ -80,8 +80,13 @@ static int alloc_cpu_areas(int nr_cpus)
 
 	ft_pcpu_reset(size);
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		/* Keep the template's page alignment in every copy. */
-		void *raw = ft_host_zalloc(size + FT_PCPU_RESERVE + PAGE_SIZE);
+		/*
+		 * Keep the template's page alignment in every copy. Not zeroed:
+		 * the template is copied in and pcpu_alloc() zeroes what it
+		 * hands out of the reserve, whose untouched pages then cost no
+		 * page fault (zeroing it all was most of a short sequence).
+		 */
+		void *raw = ft_host_alloc(size + FT_PCPU_RESERVE + PAGE_SIZE);
 		char *area;
 
 		if (!raw)
