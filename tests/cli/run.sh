@@ -6,7 +6,8 @@
 # is byte-identical, and bad input (missing tree, not a tree, unknown
 # profile, bad option, filter matching nothing, unknown failure point,
 # probability outside [0,1], seed not a number, a QEMU shape or tree that
-# make domains-xcheck does not know) fails with one clear line.
+# make domains-xcheck does not know, a seam manifest that lies) fails with
+# one clear line.
 # Prints "cli: N passed, N failed" last.
 #
 # usage: tests/cli/run.sh BUILD_BIN KSRC
@@ -92,6 +93,27 @@ expect_error "domains-xcheck: unknown shape" "no QEMU shape cls-mc-16; shapes: u
 	"$top/sched_fair/domains_xcheck.sh" "$ksrc" "$out/xcheck" "$out/qemu" cls-mc-16
 expect_error "domains-xcheck: no tree" "no kernel tree at /nonexistent/tree" \
 	"$top/sched_fair/domains_xcheck.sh" /nonexistent/tree "$out/xcheck" "$out/qemu"
+# seams.sh on objects of our own: a real one calling four symbols, a shim
+# defining two of them. The manifest must list what the shim defines for
+# it, and define what it lists; the rest is stubbed, by name.
+seams=$top/sched_fair/seams.sh
+printf 'void s_listed(void), s_unlisted(void), s_lying(void), s_missing(void);\nvoid real(void) { s_listed(); s_unlisted(); s_lying(); s_missing(); }\n' >"$out/real.c"
+printf 'void s_listed(void) {}\nvoid s_unlisted(void) {}\n' >"$out/shim.c"
+cc -c "$out/real.c" -o "$out/real.o" && cc -c "$out/shim.c" -o "$out/shim.o"
+printf 's_listed\tfake\tx\tshim.c\ns_lying\tfake\tx\tshim.c\ns_unlisted\tfake\tx\tshim.c\n' >"$out/lying.manifest"
+expect_error "seams: a listed seam no shim file defines" "lists s_lying but no shim file defines it" \
+	"$seams" "$out/lying.manifest" "$out/real.o" "$out/shim.o" "$out/stubs.c"
+printf 's_listed\tfake\tx\tshim.c\n' >"$out/unlisted.manifest"
+expect_error "seams: a shim definition the manifest does not list" "defines s_unlisted for fair.c but" \
+	"$seams" "$out/unlisted.manifest" "$out/real.o" "$out/shim.o" "$out/stubs.c"
+printf 's_listed\tfake\tx\tshim.c\ns_unlisted\tfake\tx\tshim.c\n' >"$out/good.manifest"
+if "$seams" "$out/good.manifest" "$out/real.o" "$out/shim.o" "$out/stubs.c" 2>"$out/seams.err" &&
+   grep -q '2 symbol(s) fair.c needs have no seam; stubbed to abort if reached: s_lying s_missing' "$out/seams.err" &&
+   grep -q '^void s_missing(void) { ft_host_abort' "$out/stubs.c"; then
+	ok "seams: symbols no seam provides are stubbed and named"
+else
+	bad "seams: stubs: $(head -c 300 "$out/seams.err")"
+fi
 # The matrix's verdicts, on a stand-in binary whose KTAP has a WARN under
 # one point, an invariant break under another and a crash under a third.
 cat >"$out/fakebin" <<'EOF'
