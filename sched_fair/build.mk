@@ -16,20 +16,19 @@ TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 # A variant (VARIANT=asan with its VARIANT_CFLAGS) shares the prepared
 # tree and flags in OBJ but builds every object and the binary in OBJ/VARIANT.
 VARIANT	?=
-# fair.c's debug info: line tables and inline frames (what addr2line and
-# the sanitizers use) by default, which keeps edit-to-result fast; FAIR_G=-g
-# for gdb's locals in fair.c too.
+# The kernel-side objects' debug info: line tables and inline frames (what
+# addr2line and the sanitizers use) by default, which keeps edit-to-result
+# fast (full types of the kernel's headers in every shim object were a
+# third of each link); FAIR_G=-g for gdb's locals too.
 FAIR_G	?= -g1
-KDEBUG	= -g
 B	:= $(OBJ)$(if $(VARIANT),/$(VARIANT))
-$(B)/k/fair_bridge.o: KDEBUG = $(FAIR_G)
 PREPARED := $(OBJ)/kbuild/.fairtest-prepared
 KFLAGS	= $(strip $(file < $(OBJ)/kflags))
 # One KBUILD_BASENAME for every kernel-side file: a precompiled header is
 # only used where the command line defines each macro as when it was made
 # (only spinlock.h's LOCK_SECTION_NAME reads it, and nothing expands that).
 KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) -I$(TOP)/shim/include -I$(OBJ)/gen $(KFLAGS) -I$(KSRC)/kernel/sched \
-	  -O2 $(KDEBUG) -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
+	  -O2 $(FAIR_G) -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
 	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"fairtest"'
 UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
@@ -146,10 +145,9 @@ $(PCH)/ksched.stamp: $(TOP)/sched_fair/build.mk
 	@echo '#include "$(TOP)/shim/ksched.h"' >$(PCH)/ksched.h.tmp
 	@$(call replace_if_changed,$(PCH)/ksched.h)
 	@touch $@
-$(PCH)/%.h.gch: $(PCH)/%.h $(PREPARED) $(OBJ)/gen/fair_g
+$(PCH)/%.h.gch: $(PCH)/%.h $(PREPARED) $(OBJ)/gen/kernel_g
 	@echo "  PCH     $*.h"
 	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -MT $@ -c -x c-header $< -o $@.tmp && mv $@.tmp $@
-$(PCH)/fair_headers.h.gch: KDEBUG = $(FAIR_G)
 
 # Kernel-side compiles; a failure names the file and shows the first error.
 # With $(1), a PCH from above: its header first, kbuild's -include files
@@ -171,9 +169,9 @@ $$(shell mkdir -p $(dir $(1)))
 $$(file > $(1),$$($(2)))
 endif
 endef
-# Changing FAIR_G rebuilds fair.c.
-$(eval $(call remember,$(OBJ)/gen/fair_g,FAIR_G))
-$(B)/k/fair_bridge.o: $(OBJ)/gen/fair_g
+# Changing FAIR_G rebuilds the kernel side.
+$(eval $(call remember,$(OBJ)/gen/kernel_g,FAIR_G))
+$(REAL_OBJS) $(SHIM_OBJS): $(OBJ)/gen/kernel_g
 
 # Changing a variant's flags (make asan) rebuilds all of it.
 ifneq ($(VARIANT),)

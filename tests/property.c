@@ -361,7 +361,7 @@ static void print_sequence(struct kunit *test, const struct sequence *seq)
 }
 
 /* Seeds per child: few enough processes, enough batches to fill the CPUs. */
-#define BATCH	20
+#define BATCH	100
 
 static void run_sequences(struct kunit *test, bool domains, int count)
 {
