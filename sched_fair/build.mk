@@ -167,8 +167,9 @@ endef
 
 # The value of variable $(2) kept in file $(1), rewritten (while parsing,
 # without a process) only when it changes, so that its users rebuild then.
+# Compared stripped: a value of several lines would not compare as read.
 define remember
-ifneq ($$(file < $(1)),$$($(2)))
+ifneq ($$(strip $$(file < $(1))),$$(strip $$($(2))))
 $$(shell mkdir -p $(dir $(1)))
 $$(file > $(1),$$($(2)))
 endif

@@ -93,6 +93,18 @@ expect_error "domains-xcheck: unknown shape" "no QEMU shape cls-mc-16; shapes: u
 	"$top/sched_fair/domains_xcheck.sh" "$ksrc" "$out/xcheck" "$out/qemu" cls-mc-16
 expect_error "domains-xcheck: no tree" "no kernel tree at /nonexistent/tree" \
 	"$top/sched_fair/domains_xcheck.sh" /nonexistent/tree "$out/xcheck" "$out/qemu"
+# A second build finds nothing to do: no compiler runs (a generated file
+# rewritten at every parse would rebuild what includes it after each edit).
+profile=$(basename "${FAIRTEST_PROFILE:-base.config}" .config)
+make -s -C "$top" list KSRC="$ksrc" PROFILE="$profile" >/dev/null 2>&1
+if ! make -C "$top" list KSRC="$ksrc" PROFILE="$profile" >"$out/again" 2>&1; then
+	bad "make list failed: $(tail -n 1 "$out/again")"
+elif grep -qE '^  (KCC|CC|LD|PCH) ' "$out/again"; then
+	bad "a build with nothing changed rebuilt: $(grep -E '^  (KCC|CC|LD|PCH) ' "$out/again" | head -n 3 | tr '\n' ' ')"
+else
+	ok "a build with nothing changed compiles nothing"
+fi
+
 # seams.sh on objects of our own: a real one calling four symbols, a shim
 # defining two of them. The manifest must list what the shim defines for
 # it, and define what it lists; the rest is stubbed, by name.
