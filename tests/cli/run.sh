@@ -96,8 +96,9 @@ expect_error "domains-xcheck: no tree" "no kernel tree at /nonexistent/tree" \
 # A second build finds nothing to do: no compiler runs (a generated file
 # rewritten at every parse would rebuild what includes it after each edit).
 profile=$(basename "${FAIRTEST_PROFILE:-base.config}" .config)
-make -s -C "$top" list KSRC="$ksrc" PROFILE="$profile" >/dev/null 2>&1
-if ! make -C "$top" list KSRC="$ksrc" PROFILE="$profile" >"$out/again" 2>&1; then
+o=$(dirname "$(dirname "$bin")")	# the build dir of the binary under test
+make -s -C "$top" list KSRC="$ksrc" PROFILE="$profile" O="$o" >/dev/null 2>&1
+if ! make -C "$top" list KSRC="$ksrc" PROFILE="$profile" O="$o" >"$out/again" 2>&1; then
 	bad "make list failed: $(tail -n 1 "$out/again")"
 elif grep -qE '^  (KCC|CC|LD|PCH) ' "$out/again"; then
 	bad "a build with nothing changed rebuilt: $(grep -E '^  (KCC|CC|LD|PCH) ' "$out/again" | head -n 3 | tr '\n' ' ')"
