@@ -201,9 +201,8 @@ endef
 hash	:= \#
 # A unit's text, rewritten when its list of files changes.
 shim_unit = $(subst $(newline) ,$(newline),$(foreach f,$(sort $(wildcard $(TOP)/shim/$(1)/*.c)),$(hash)include "$(f)"$(newline)))
-SHIM_UNIT_driver = $(call shim_unit,driver)
-SHIM_UNIT_seams = $(call shim_unit,seams)
-$(foreach u,$(SHIM_UNITS),$(eval $(call remember,$(OBJ)/gen/shim_$(u).c,SHIM_UNIT_$(u))))
+$(foreach u,$(SHIM_UNITS),$(eval SHIM_UNIT_$(u) = $$(call shim_unit,$(u))) \
+	$(eval $(call remember,$(OBJ)/gen/shim_$(u).c,SHIM_UNIT_$(u))))
 $(B)/k/shim/%.o: $(OBJ)/gen/shim_%.c $(PREPARED) $(PROBES) $(PCH)/ksched.h.gch
 	$(call kcc,ksched.h)
 $(B)/k/gen/prio_tables.o: $(OBJ)/gen/prio_tables.c $(PREPARED)
