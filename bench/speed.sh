@@ -61,7 +61,7 @@ for kver in "$@"; do
 
 	# The floor: kbuild's command for fair.o (kbuild builds it once here,
 	# fairtest itself only has it preprocess), run alone on the same source.
-	make -C "$tree" O="$obj/kbuild" ARCH=x86_64 CONFIG_OBJTOOL= kernel/sched/fair.o >>"$work/log" 2>&1 ||
+	make -C "$tree" O="$obj/kbuild" ARCH=x86_64 CONFIG_OBJTOOL= HOSTCFLAGS=-O0 kernel/sched/fair.o >>"$work/log" 2>&1 ||
 		{ echo "bench: kbuild could not build fair.o of $tree (log: $work/log)" >&2; exit 1; }
 	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$obj/kbuild/kernel/sched/.fair.o.cmd" | sed 's/;.*//' |
 	      sed "s| -o [^ ]*| -o $w/floor.o|")

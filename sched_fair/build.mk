@@ -121,13 +121,17 @@ $(OBJ)/gen/tree_desc.h: $(KSRC)/Makefile $(wildcard $(KSRC)/.fairtest-version)
 $(B)/u/tests/runner.o: $(OBJ)/gen/tree_desc.h
 $(B)/u/tests/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h
 
-# Precompiled headers: most of a kernel-side compile is parsing the tree's
+# A precompiled header: most of a kernel-side compile is parsing the tree's
 # headers (fair.c: half of gcc's time), the same for every file and every
-# edit of fair.c. Each PCH holds exactly the prefix its users start with:
-# fair.c's own leading #include lines, read from the tree (quoted ones
-# made absolute, so they name the same files as from fair.c's directory),
-# or shim/ksched.h. Made with the users' own flags, kbuild's -include files
-# first as always; a user then names the PCH first and leaves those
+# edit of fair.c. The PCH holds fair.c's own leading #include lines, read
+# from the tree (quoted ones made absolute, so they name the same files as
+# from fair.c's directory), and serves every kernel-side file that starts
+# with the scheduler's headers: fair.c, pelt.c, topology.c and the shim
+# units (shim/ksched.h adds a header or two; the kernel too compiles pelt.c
+# and topology.c after more headers than they name, in build_*.c). One
+# PCH, not one per prefix: making it is a serial 4 s on the way from a
+# cold start to results. Made with the users' own flags, kbuild's -include
+# files first as always; a user then names the PCH first and leaves those
 # -include files to it. The include guards make the users' own #include
 # of the same headers empty, so each file is compiled as it is, just
 # without parsing its headers again. gcc checks a PCH against the command
@@ -144,12 +148,6 @@ $(PCH)/fair_headers.stamp: $(FAIR_SRC) $(TOP)/sched_fair/build.mk
 	 awk -v dir='$(KSRC)/kernel/sched/' '/^#include "/ { sub(/"/, "\"" dir) } \
 	     /^#include/ { print; next } /^[ \t]*$$/ || /^\/\*/ || /^ \*/ || /^\/\// { next } { exit }' $< >$(PCH)/fair_headers.h.tmp && \
 	 $(call replace_if_changed,$(PCH)/fair_headers.h) && : >$@
-$(PCH)/ksched.h: $(PCH)/ksched.stamp ;
-$(PCH)/ksched.stamp: $(TOP)/sched_fair/build.mk
-	@mkdir -p $(dir $@)
-	@echo '#include "$(TOP)/shim/ksched.h"' >$(PCH)/ksched.h.tmp
-	@$(call replace_if_changed,$(PCH)/ksched.h)
-	@touch $@
 $(PCH)/%.h.gch: $(PCH)/%.h $(PREPARED) $(OBJ)/gen/kernel_g
 	@echo "  PCH     $*.h"
 	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -MT $@ -c -x c-header $< -o $@.tmp && mv $@.tmp $@
@@ -187,8 +185,8 @@ endif
 
 $(B)/k/fair_bridge.o: $(TOP)/shim/fair_bridge.c $(PREPARED) $(PROBES) $(PCH)/fair_headers.h.gch
 	$(call kcc,fair_headers.h)
-$(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(PROBES) $(PCH)/ksched.h.gch
-	$(call kcc,ksched.h)
+$(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(PROBES) $(PCH)/fair_headers.h.gch
+	$(call kcc,fair_headers.h)
 $(B)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
 	$(kcc)
 $(B)/k/arch/x86/lib/%.o: KCFLAGS += -D__ASSEMBLY__ -Wa,--noexecstack
@@ -203,8 +201,8 @@ hash	:= \#
 shim_unit = $(subst $(newline) ,$(newline),$(foreach f,$(sort $(wildcard $(TOP)/shim/$(1)/*.c)),$(hash)include "$(f)"$(newline)))
 $(foreach u,$(SHIM_UNITS),$(eval SHIM_UNIT_$(u) = $$(call shim_unit,$(u))) \
 	$(eval $(call remember,$(OBJ)/gen/shim_$(u).c,SHIM_UNIT_$(u))))
-$(B)/k/shim/%.o: $(OBJ)/gen/shim_%.c $(PREPARED) $(PROBES) $(PCH)/ksched.h.gch
-	$(call kcc,ksched.h)
+$(B)/k/shim/%.o: $(OBJ)/gen/shim_%.c $(PREPARED) $(PROBES) $(PCH)/fair_headers.h.gch
+	$(call kcc,fair_headers.h)
 $(B)/k/gen/prio_tables.o: $(OBJ)/gen/prio_tables.c $(PREPARED)
 	$(kcc)
 
