@@ -60,8 +60,10 @@ for kver in "$@"; do
 	obj=$(ls -d "$w"/build/linux-source-"$kver"-*)
 
 	# The floor: kbuild's command for fair.o (kbuild builds it once here,
-	# fairtest itself only has it preprocess), run alone on the same source.
-	make -C "$tree" O="$obj/kbuild" ARCH=x86_64 CONFIG_OBJTOOL= HOSTCFLAGS=-O0 kernel/sched/fair.o >>"$work/log" 2>&1 ||
+	# fairtest itself only has it preprocess, with the variables prepare.sh
+	# gave it), run alone on the same source.
+	# shellcheck disable=SC2046 # one variable per word
+	make -C "$tree" O="$obj/kbuild" $(cat "$obj/kbuild/.fairtest-kmake") kernel/sched/fair.o >>"$work/log" 2>&1 ||
 		{ echo "bench: kbuild could not build fair.o of $tree (log: $work/log)" >&2; exit 1; }
 	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$obj/kbuild/kernel/sched/.fair.o.cmd" | sed 's/;.*//' |
 	      sed "s| -o [^ ]*| -o $w/floor.o|")

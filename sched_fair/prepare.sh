@@ -31,8 +31,16 @@ fail() {
 # for moments, and their 26 compiles took 6.5 CPU-s at -O2 against 3.3 at
 # -O0 on a 2-core VM, of kbuild's 21-24 for configure and prepare
 # (HOSTCFLAGS comes last on their command lines, after kbuild's -O2).
+# No Rust toolchain, whatever the host has: the configuration of the tree
+# under test would otherwise depend on it (CONFIG_RUSTC_VERSION and the
+# rustc feature probes), and configure and prepare ask rustc eight
+# times (0.1-0.2 s each here) for a language our profiles never enable.
+# Whoever runs kbuild in $kb later (bench/speed.sh) passes the same, read
+# from $kb/.fairtest-kmake: other values would make kbuild reconfigure.
+kmake_args="ARCH=x86_64 CONFIG_OBJTOOL= HOSTCFLAGS=-O0 RUSTC=/bin/false HOSTRUSTC=/bin/false BINDGEN=/bin/false"
 kmake() {
-	make -C "$ksrc" O="$kb" ARCH=x86_64 -j"$jobs" CONFIG_OBJTOOL= HOSTCFLAGS=-O0 "$@" >>"$log" 2>&1
+	# shellcheck disable=SC2086 # one variable per word
+	make -C "$ksrc" O="$kb" -j"$jobs" $kmake_args "$@" >>"$log" 2>&1
 }
 first_error() {
 	grep -m1 -E 'error:|Error [0-9]|\*\*\*' "$log" || tail -n 1 "$log"
@@ -41,6 +49,7 @@ first_error() {
 [ "$(uname -m)" = x86_64 ] || fail "this machine is $(uname -m); fairtest builds fair.c for x86_64 only"
 mkdir -p "$kb" "$obj/gen"
 : >"$log"
+echo "$kmake_args" >"$kb/.fairtest-kmake"
 
 # A profile names options of every supported tree; one that this tree's
 # Kconfig does not define (SCHED_DEBUG is always on from 7.x, PROC_SYSCTL

@@ -35,10 +35,10 @@ compile_probes() {
 	all=$probe_dir/all.c
 	echo '#include "ksched.h"' >"$all"
 	for p in $probes; do
-		printf '#define ft_probe ft_probe_%s\n#line 1 "%s"\n' "$p" "$p" >>"$all"
-		cat "$probe_dir/$p.snippet" >>"$all"
-		echo '#undef ft_probe' >>"$all"
-	done
+		printf '#define ft_probe ft_probe_%s\n#line 1 "%s"\n' "$p" "$p"
+		cat "$probe_dir/$p.snippet"
+		echo '#undef ft_probe'
+	done >>"$all"
 	cc_probe "$all" >/dev/null 2>"$probe_dir/all.err" || true
 	grep -E '(^|: )(fatal )?error:' "$probe_dir/all.err" >"$probe_dir/errors" || true
 	failed=$(sed -n 's/^\(FT_[A-Z0-9_]*\):[0-9][0-9]*:[0-9][0-9]*: error:.*/\1/p' "$probe_dir/errors" | sort -u)
