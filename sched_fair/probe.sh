@@ -41,8 +41,7 @@ compile_probes() {
 	done >>"$all"
 	cc_probe "$all" >/dev/null 2>"$probe_dir/all.err" || true
 	grep -E '(^|: )(fatal )?error:' "$probe_dir/all.err" >"$probe_dir/errors" || true
-	failed=$(sed -n 's/^\(FT_[A-Z0-9_]*\):[0-9][0-9]*:[0-9][0-9]*: error:.*/\1/p' "$probe_dir/errors" | sort -u)
-	if [ "$(grep -c . "$probe_dir/errors")" -ne "$(grep -cE '^FT_[A-Z0-9_]+:[0-9]+:[0-9]+: error:' "$probe_dir/errors")" ]; then
+	if grep -vqE '^FT_[A-Z0-9_]+:[0-9]+:[0-9]+: error:' "$probe_dir/errors"; then
 		for p in $probes; do
 			printf '#include "ksched.h"\n' | cat - "$probe_dir/$p.snippet" >"$probe_dir/$p.c"
 			{ cc_probe "$probe_dir/$p.c" >/dev/null 2>&1 && echo "#define $p	1" >"$probe_dir/$p.h"; } &
@@ -50,8 +49,9 @@ compile_probes() {
 		wait
 		return
 	fi
+	failed=" $(cut -d: -f1 "$probe_dir/errors" | tr '\n' ' ')"
 	for p in $probes; do
-		echo "$failed" | grep -qx "$p" || echo "#define $p	1" >"$probe_dir/$p.h"
+		case $failed in *" $p "*) ;; *) echo "#define $p	1" >"$probe_dir/$p.h" ;; esac
 	done
 }
 
