@@ -6,8 +6,8 @@
 # is byte-identical, and bad input (missing tree, not a tree, unknown
 # profile, bad option, filter matching nothing, unknown failure point,
 # probability outside [0,1], seed not a number, a QEMU shape or tree that
-# make domains-xcheck does not know, a seam manifest that lies) fails with
-# one clear line.
+# make domains-xcheck does not know, a seam manifest that lies, a profile
+# option the tree cannot enable) fails with one clear line.
 # Prints "cli: N passed, N failed" last.
 #
 # usage: tests/cli/run.sh BUILD_BIN KSRC
@@ -104,6 +104,21 @@ elif grep -qE '^  (KCC|CC|LD|PCH) ' "$out/again"; then
 	bad "a build with nothing changed rebuilt: $(grep -E '^  (KCC|CC|LD|PCH) ' "$out/again" | head -n 3 | tr '\n' ' ')"
 else
 	ok "a build with nothing changed compiles nothing"
+fi
+
+# A profile option the tree's Kconfig lacks is named and left out; one it
+# has but cannot enable (NUMA_BALANCING without NUMA) stops the run before
+# kbuild prepares anything, and takes the half-made kbuild dir with it.
+cp "$top/sched_fair/configs/base.config" "$out/base.config"
+printf '#include base.config\nCONFIG_FAIRTEST_NO_SUCH_OPTION=y\nCONFIG_NUMA_BALANCING=y\n' >"$out/unmet.config"
+expect_error "profile: an option the tree cannot enable" \
+	"cannot enable CONFIG_NUMA_BALANCING that profile unmet needs" \
+	"$top/sched_fair/prepare.sh" "$ksrc" "$out/prep" "$out/unmet.config"
+if grep -q "CONFIG_FAIRTEST_NO_SUCH_OPTION is not in this tree's Kconfig; profile unmet goes on without it" "$out/stderr" &&
+   [ ! -e "$out/prep/kbuild" ] && [ ! -e "$out/prep/kflags" ]; then
+	ok "profile: an option the tree lacks is named, and a failed configure leaves no kbuild dir"
+else
+	bad "profile: $(head -c 300 "$out/stderr"); left: $(ls "$out/prep" 2>&1 | tr '\n' ' ')"
 fi
 
 # seams.sh on objects of our own: a real one calling four symbols, a shim
