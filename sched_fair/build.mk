@@ -135,8 +135,8 @@ $(B)/u/tests/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h
 # with the scheduler's headers: fair.c, pelt.c, topology.c and the shim
 # units (shim/ksched.h adds a header or two; the kernel too compiles pelt.c
 # and topology.c after more headers than they name, in build_*.c). One
-# PCH, not one per prefix: making it is a serial 4 s on the way from a
-# cold start to results. Made with the users' own flags, kbuild's -include
+# PCH, not one per prefix: making one is 3-4 s that the shim units wait
+# for on a cold start. Made with the users' own flags, kbuild's -include
 # files first as always; a user then names the PCH first and leaves those
 # -include files to it. The include guards make the users' own #include
 # of the same headers empty, so each file is compiled as it is, just
