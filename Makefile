@@ -41,11 +41,15 @@ RUN_ARGS = --seed $(SEED) --timeout $(TIMEOUT) $(if $(JUNIT),--junit $(JUNIT)) $
 
 # Resolving the tree may install the default one, so it is done by the
 # targets that need a tree, never while parsing (make help stays instant).
+# The build dir of tree $$ksrc with profile $(1), a shell word: the tree's
+# name and a hash of its path and profile. Every process counts on the way
+# from an edit to its results: md5sum is the only one.
+obj_dir = $(abspath $(O))/$${ksrc\#\#*/}-$$(printf '%s' "$$ksrc:$(1)" | md5sum | { read -r h _; printf '%.8s' "$$h"; })
 define with_tree
-	@[ -f $(PROFILE_FILE) ] || { echo "fairtest: unknown PROFILE=$(PROFILE); profiles: $(notdir $(basename $(wildcard $(SF)/configs/*.config)))" >&2; exit 2; }
+	$(if $(wildcard $(PROFILE_FILE)),,@echo "fairtest: unknown PROFILE=$(PROFILE); profiles: $(notdir $(basename $(wildcard $(SF)/configs/*.config)))" >&2; exit 2)
 	@$(SF)/deps.sh
 	+@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
-	 obj=$(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(PROFILE)" | md5sum | cut -c1-8) && \
+	 obj=$(call obj_dir,$(PROFILE)) && \
 	 $(MAKE) --no-print-directory $(JOBS) -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) $(or $(2),all) && \
 	 $(1)
 endef
@@ -120,7 +124,6 @@ sim:
 
 # The same workload base vs patched: another tree (KSRC_B) and/or other
 # features (FEATURES_B), over SEEDS seeds; results under the build dir.
-sim_obj = $(abspath $(O))/$$(basename $$ksrc)-$$(printf '%s' "$$ksrc:$(1)" | md5sum | cut -c1-8)
 sim-ab:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim-ab needs WORKLOAD=<rt-app .json>" >&2; exit 2; }
 	@[ -n "$(KSRC_B)$(FEATURES_B)$(PROFILE_B)" ] || { echo "fairtest: make sim-ab needs KSRC_B=<patched tree>, FEATURES_B=<features> and/or PROFILE_B=<profile>" >&2; exit 2; }
@@ -130,7 +133,7 @@ sim-ab:
 	  $(if $(PROFILE_B),PROFILE=$(PROFILE_B)))
 	$(call with_tree,bin_b=$$obj/fairsim; \
 	 $(if $(KSRC_B)$(PROFILE_B),ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(or $(KSRC_B),$(KSRC))) && \
-	   bin_b=$(call sim_obj,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
+	   bin_b=$(call obj_dir,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
 	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
 	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \

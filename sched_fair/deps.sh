@@ -9,14 +9,13 @@ need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libj
 # until dpkg's database next changes.
 cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}
 ok=$cache/deps.ok
-[ -f "$ok" ] && [ "$ok" -nt /var/lib/dpkg/status ] && [ "$(cat "$ok")" = "$need" ] && exit 0
+have=
+[ -f "$ok" ] && [ "$ok" -nt /var/lib/dpkg/status ] && IFS= read -r have <"$ok" && [ "$have" = "$need" ] && exit 0
 found() { mkdir -p "$cache" && echo "$need" >"$ok.tmp" && mv "$ok.tmp" "$ok"; }
-installed=$(dpkg-query -W -f='${Package} ${Status}\n' $need 2>/dev/null |
-	    awk '/ install ok installed$/ { print $1 }')
-missing=
-for p in $need; do
-	echo "$installed" | grep -qx "$p" || missing="$missing $p"
-done
+# shellcheck disable=SC2086 # one package per word
+missing=$(dpkg-query -W -f='${Package} ${Status}\n' $need 2>/dev/null |
+	  awk -v need="$need" '/ install ok installed$/ { installed[$1] = 1 }
+	      END { n = split(need, p, " "); for (i = 1; i <= n; i++) if (!(p[i] in installed)) printf " %s", p[i] }')
 [ -n "$missing" ] || { found; exit 0; }
 
 command -v apt-get >/dev/null ||
