@@ -228,29 +228,23 @@ $(B)/gen/seam_stubs.stamp: $(REAL_OBJS) $(SHIM_OBJS) $(TOP)/shim/seams.manifest 
 
 # fairsim's trace in the tree's own tracepoint formats.
 $(OBJ)/gen/trace_formats.h: $(KSRC)/include/trace/events/sched.h $(TOP)/sched_fair/trace_formats.sh
-	@mkdir -p $(dir $@)
-	@$(TOP)/sched_fair/trace_formats.sh $(KSRC) >$@.tmp && mv $@.tmp $@
+	@$(call mkdir_for,$@) && $(TOP)/sched_fair/trace_formats.sh $(KSRC) >$@.tmp && mv $@.tmp $@
 $(B)/u/sim/trace.o: $(OBJ)/gen/trace_formats.h
 $(B)/u/sim/trace.o: UCFLAGS += -I$(OBJ)/gen
 
 $(B)/u/%.o: $(TOP)/%.c
-	@mkdir -p $(dir $@)
-	@echo "  CC      $*.c"
-	@$(CC) $(UCFLAGS) -c $< -o $@
+	@$(call mkdir_for,$@) && echo "  CC      $*.c" && $(CC) $(UCFLAGS) -c $< -o $@
 # Named machines (fixtures/topologies) compiled into the test binary, with
 # the real kernel's dumps of them (qemu/SERIES/*.dump) for the tree's series;
 # the directories too, so that a dump removed is gone from the binary.
 $(B)/gen/topologies.c: $(wildcard $(TOP)/fixtures/topologies/*.topo $(TOP)/fixtures/topologies/qemu/*/*.dump) \
 		$(wildcard $(TOP)/fixtures/topologies/qemu $(TOP)/fixtures/topologies/qemu/*/) \
 		$(TOP)/sched_fair/topologies.sh $(TOP)/sched_fair/qemu_dump.awk
-	@mkdir -p $(dir $@)
-	@$(TOP)/sched_fair/topologies.sh $(TOP)/fixtures/topologies $@
+	@$(call mkdir_for,$@) && $(TOP)/sched_fair/topologies.sh $(TOP)/fixtures/topologies $@
 $(B)/u/gen/topologies.o: $(B)/gen/topologies.c $(OBJ)/gen/tree_desc.h
-	@mkdir -p $(dir $@)
-	@$(CC) $(UCFLAGS) -include $(OBJ)/gen/tree_desc.h -c $< -o $@
+	@$(call mkdir_for,$@) && $(CC) $(UCFLAGS) -include $(OBJ)/gen/tree_desc.h -c $< -o $@
 $(B)/u/gen/seam_stubs.o: $(B)/gen/seam_stubs.c
-	@mkdir -p $(dir $@)
-	@$(CC) $(UCFLAGS) -c $< -o $@
+	@$(call mkdir_for,$@) && $(CC) $(UCFLAGS) -c $< -o $@
 
 $(BIN): $(REAL_OBJS) $(SHIM_OBJS) $(USER_OBJS) $(TOP)/shim/percpu.lds
 	@echo "  LD      $(patsubst $(TOP)/%,%,$@)"; \

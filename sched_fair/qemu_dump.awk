@@ -11,7 +11,8 @@
 # with the boot dump. A kernel "ERROR:" line, a CPU missing from either
 # dump or a disagreement fails with one line naming file and line.
 #
-# usage: awk -f qemu_dump.awk FILE.dump
+# usage: awk [-v c_lines=1] -f qemu_dump.awk FILE.dump   (c_lines: each line
+# as a C string literal, as topologies.sh compiles it in)
 function fail(msg) {
 	printf "%s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"
 	err = 1
@@ -116,6 +117,12 @@ END {
 	for (f = 0; f < ncpus; f++) {
 		if (!(f in out))
 			fail("the fairtest-map line is not a permutation of 0-" ncpus - 1)
-		printf "%s", out[f]
+		if (!c_lines) {
+			printf "%s", out[f]
+			continue
+		}
+		n = split(out[f], lines, "\n")
+		for (l = 1; l < n; l++)
+			printf "\t  \"%s\\n\"\n", lines[l]
 	}
 }
