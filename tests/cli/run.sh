@@ -7,7 +7,8 @@
 # profile, bad option, filter matching nothing, unknown failure point,
 # probability outside [0,1], seed not a number, a QEMU shape or tree that
 # make domains-xcheck does not know, a seam manifest that lies, a profile
-# option the tree cannot enable) fails with one clear line.
+# option the tree cannot enable) fails with one clear line; and probe.sh
+# falls back to a compile per probe when their shared one fails elsewhere.
 # Prints "cli: N passed, N failed" last.
 #
 # usage: tests/cli/run.sh BUILD_BIN KSRC
@@ -96,7 +97,9 @@ expect_error "domains-xcheck: no tree" "no kernel tree at /nonexistent/tree" \
 # A second build finds nothing to do: no compiler runs (a generated file
 # rewritten at every parse would rebuild what includes it after each edit).
 profile=$(basename "${FAIRTEST_PROFILE:-base.config}" .config)
-o=$(dirname "$(dirname "$bin")")	# the build dir of the binary under test
+obj=$(dirname "$bin")	# the build dir of the binary under test
+[ -f "$obj/kflags" ] || obj=$(dirname "$obj")	# a variant's sits in OBJ/VARIANT
+o=$(dirname "$obj")	# and O, where make names it
 make -s -C "$top" list KSRC="$ksrc" PROFILE="$profile" O="$o" >/dev/null 2>&1
 if ! make -C "$top" list KSRC="$ksrc" PROFILE="$profile" O="$o" >"$out/again" 2>&1; then
 	bad "make list failed: $(tail -n 1 "$out/again")"
@@ -141,6 +144,18 @@ if "$seams" "$out/good.manifest" "$out/real.o" "$out/shim.o" "$out/stubs.c" 2>"$
 	ok "seams: symbols no seam provides are stubbed and named"
 else
 	bad "seams: stubs: $(head -c 300 "$out/seams.err")"
+fi
+# probe.sh's compile probes share one file; an error there that no probe's
+# #line names (in a header, a macro body) sends each probe to a compile
+# of its own. A shim whose ksched.h makes one probe compile and another
+# fail inside the header: the first must stay found, the second not.
+cp -r "$top/shim" "$out/probe-shim" && cp "$obj/kflags" "$out/probe-kflags"
+printf '#define __SCHED_FEAT_SLEEP_LAG_DECAY\t0\n#define __SCHED_FEAT_WAKE_IDLE_ZERO_LAG\t(1 +)\n' >>"$out/probe-shim/ksched.h"
+"$top/sched_fair/probe.sh" "$ksrc" "$out/probe-kflags" "$out/probe-shim" tree >"$out/probes.h" 2>"$out/probes.err"
+if grep -q '^#define FT_HAVE_SLEEP_LAG_DECAY' "$out/probes.h" && ! grep -q 'FT_HAVE_WAKE_IDLE_ZERO_LAG' "$out/probes.h"; then
+	ok "probes: an error in a header leaves each probe its own compile"
+else
+	bad "probes: header error: $(grep -E 'SLEEP_LAG|WAKE_IDLE' "$out/probes.h" | tr '\n' ' ') $(head -c 200 "$out/probes.err")"
 fi
 # The matrix's verdicts, on a stand-in binary whose KTAP has a WARN under
 # one point, an invariant break under another and a crash under a third.
