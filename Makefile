@@ -39,12 +39,12 @@ SF	:= $(TOP)/sched_fair
 PROFILE_FILE := $(SF)/configs/$(PROFILE).config
 RUN_ARGS = --seed $(SEED) --timeout $(TIMEOUT) $(if $(JUNIT),--junit $(JUNIT)) $(FILTER)
 
-# Resolving the tree may install the default one, so it is done by the
-# targets that need a tree, never while parsing (make help stays instant).
 # The build dir of tree $$ksrc with profile $(1), a shell word: the tree's
 # name and a hash of its path and profile. Every process counts on the way
 # from an edit to its results: md5sum is the only one.
 obj_dir = $(abspath $(O))/$${ksrc\#\#*/}-$$(printf '%s' "$$ksrc:$(1)" | md5sum | { read -r h _; printf '%.8s' "$$h"; })
+# Resolving the tree may install the default one, so it is done by the
+# targets that need a tree, never while parsing (make help stays instant).
 define with_tree
 	$(if $(wildcard $(PROFILE_FILE)),,@echo "fairtest: unknown PROFILE=$(PROFILE); profiles: $(notdir $(basename $(wildcard $(SF)/configs/*.config)))" >&2; exit 2)
 	@$(SF)/deps.sh
