@@ -7,7 +7,8 @@
 # profile, bad option, filter matching nothing, unknown failure point,
 # probability outside [0,1], seed not a number, a QEMU shape or tree that
 # make domains-xcheck does not know, a seam manifest that lies, a profile
-# option the tree cannot enable) fails with one clear line; and probe.sh
+# option the tree cannot enable, a kernel's topology dump with no fixture
+# or no tree line) fails with one clear line; and probe.sh
 # falls back to a compile per probe when their shared one fails elsewhere.
 # Prints "cli: N passed, N failed" last.
 #
@@ -156,6 +157,23 @@ if grep -q '^#define FT_HAVE_SLEEP_LAG_DECAY' "$out/probes.h" && ! grep -q 'FT_H
 	ok "probes: an error in a header leaves each probe its own compile"
 else
 	bad "probes: header error: $(grep -E 'SLEEP_LAG|WAKE_IDLE' "$out/probes.h" | tr '\n' ' ') $(head -c 200 "$out/probes.err")"
+fi
+# topologies.sh on a copy of the fixtures: a real kernel's dump with no
+# .topo of its name, or without its tree line, stops it with the file
+# named, and leaves no half-written output.
+cp -r "$top/fixtures/topologies" "$out/topos"
+dump=$(ls "$out"/topos/qemu/*/*.dump | head -n 1)
+cp "$dump" "${dump%/*}/no-such-shape.dump"
+expect_error "topologies: a dump with no topology" "no-such-shape.dump: no topology no-such-shape.topo" \
+	"$top/sched_fair/topologies.sh" "$out/topos" "$out/topos.c"
+rm "${dump%/*}/no-such-shape.dump"
+sed -i '/^# tree: linux /d' "$dump"
+expect_error "topologies: a dump without its tree line" "${dump##*/}: no '# tree: linux VERSION' line" \
+	"$top/sched_fair/topologies.sh" "$out/topos" "$out/topos.c"
+if ls "$out"/topos.c* >/dev/null 2>&1; then
+	bad "topologies: a failed run left $(ls "$out"/topos.c* | tr '\n' ' ')"
+else
+	ok "topologies: a failed run leaves nothing behind"
 fi
 # The matrix's verdicts, on a stand-in binary whose KTAP has a WARN under
 # one point, an invariant break under another and a crash under a third.
