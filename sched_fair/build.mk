@@ -154,9 +154,14 @@ $(PCH)/fair_headers.stamp: $(FAIR_SRC) $(TOP)/sched_fair/build.mk
 	 awk -v dir='$(KSRC)/kernel/sched/' '/^#include "/ { sub(/"/, "\"" dir) } \
 	     /^#include/ { print; next } /^[ \t]*$$/ || /^\/\*/ || /^ \*/ || /^\/\// { next } { exit }' $< >$(PCH)/fair_headers.h.tmp && \
 	 $(call replace_if_changed,$(PCH)/fair_headers.h) && : >$@
+# Dated as its newest input, not as the time it was made: on a cold start
+# fair.c compiles beside it (BRIDGE_PCH below) and may finish first, and a
+# PCH dated after fair_bridge.o would have the next run compile fair.c
+# again for nothing.
 $(PCH)/%.h.gch: $(PCH)/%.h $(PREPARED) $(OBJ)/gen/kernel_g
 	@echo "  PCH     $*.h"
-	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -MT $@ -c -x c-header $< -o $@.tmp && mv $@.tmp $@
+	@$(CC) $(KCFLAGS) -MMD -MP -MF $@.d -MT $@ -c -x c-header $< -o $@.tmp && \
+	 touch -r "$$(ls -t $^ | head -n 1)" $@.tmp && mv $@.tmp $@
 
 # Kernel-side compiles; a failure names the file and shows the first error.
 # With $(1), a PCH from above: its header first, kbuild's -include files
