@@ -50,7 +50,7 @@ static void converge(struct kunit *test, const char *topo, int n, unsigned int t
 {
 	ft_u64 bound = (n - 1) * 4ULL * 2 * top_weight * NSEC_PER_MSEC + ft_tick_nsec();
 	ft_u64 start, reached = 0;
-	int ids[FT_MAX_CPUS] = { 0 };
+	int ids[FT_MAX_CPUS];
 	char buf[128];
 
 	ft_test_boot_topology(test, topo);
