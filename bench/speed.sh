@@ -5,7 +5,7 @@
 # 7.3), against the kernel's own routes run here too, never recorded
 # figures:
 #  - cold from tarball: fairtest's unpack (tree.sh: the part a build
-#    reads, xz -T0) + make check, to KTAP totals;
+#    reads, 7zz or xz -T0) + make check, to KTAP totals;
 #  - edit fair.c -> KTAP totals, against its floor: gcc compiling fair.c
 #    alone with kbuild's own command for the tree (objtool left out), the
 #    two alternated RUNS times, medians and their ratio (goal: <= 1.1x);

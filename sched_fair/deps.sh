@@ -4,7 +4,7 @@
 # Install the Debian packages fairtest needs, only those that are missing,
 # with sudo when not root. Extra package names may be given as arguments.
 set -eu
-need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 $*"
+need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 7zip $*"
 # This runs before every make check: once all were found, that answer holds
 # until dpkg's database next changes.
 cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}
