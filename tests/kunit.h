@@ -3,9 +3,10 @@
  * KUnit-shaped test API for fairtest's user-space runner (tests/runner.c).
  *
  * The names follow the kernel's <kunit/test.h> so that a test written
- * here can move into the kernel. Each case runs in a process of its own
- * under cmocka, so cmocka's mocks (expect_function_call(),
- * function_called(), will_return(), ...) work inside cases: include
+ * here can move into the kernel. Each case runs under cmocka from the
+ * same fresh process state (tests/runner.c), so cmocka's mocks
+ * (expect_function_call(), function_called(), will_return(), ...) work
+ * inside cases: include
  * <stdarg.h>, <stddef.h>, <stdint.h>, <setjmp.h> and <cmocka.h> where you
  * need them. This header includes nothing itself, so that it cannot clash
  * with the kernel's own type and macro definitions.
@@ -30,7 +31,7 @@ enum kunit_status {
 
 struct kunit_suite;
 
-/* Per-case context, fresh in every case's process. */
+/* Per-case context, fresh for every case. */
 struct kunit {
 	const char *name;
 	struct kunit_suite *suite;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memory checking per case. Every case runs in a forked child, whose own
- * exit is after its verdict, so whatever memcheck or LeakSanitizer would
- * say at exit could not fail the case that caused it. Instead the case's
- * end asks them here, after the fake kernel is shut down: under valgrind,
+ * Memory checking per case. Under valgrind and in ASan builds every case
+ * runs in a forked child (tests/runner.c), whose own exit is after its
+ * verdict, so whatever memcheck or LeakSanitizer would say at exit could
+ * not fail the case that caused it. Instead the case's end asks them here, after the fake kernel is shut down: under valgrind,
  * the errors memcheck counted during the case and the bytes a leak check
  * finds definitely or indirectly lost since the case began; in an ASan
  * build, LeakSanitizer's leak check. Outside both, nothing happens.

@@ -21,7 +21,7 @@ failed=0
 mkdir -p "$out"
 cd "$top"	# so that __FILE__ reads tests/selftest/...
 cc -std=gnu11 -Wall -Wextra -Werror -O2 -g -o "$bin" \
-	tests/runner.c tests/selftest/runner_selftest.c -lcmocka
+	tests/runner.c tests/snapshot.c tests/selftest/runner_selftest.c -lcmocka
 
 bad() {
 	echo "run.sh: $*" >&2
@@ -70,24 +70,32 @@ ok 1 runner_selftest_all_skipped # SKIP
     ok 1 passes
     ok 2 mock_satisfied
     ok 3 case_seed_is_stable
+    ok 4 leaves_state_behind
+    ok 5 starts_clean
 ok 3 runner_selftest_good
-# Totals: pass:3 fail:9 skip:3 total:15
+# Totals: pass:5 fail:9 skip:3 total:17
 EOF
-[ "$(tail -n 1 "$ktap")" = "fairtest: 3 passed, 9 failed, 3 skipped" ] ||
+[ "$(tail -n 1 "$ktap")" = "fairtest: 5 passed, 9 failed, 3 skipped" ] ||
 	bad "last line is not the plain summary"
 ! grep -qE '\[ RUN|\[  (PASSED|FAILED)|error: Failure!|not reached|- fairtest$' "$ktap" ||
 	bad "cmocka chatter or unreachable code in the KTAP"
 
 "$bin" --timeout 2 >"$out/again.ktap" || true
 cmp -s "$ktap" "$out/again.ktap" || bad "two runs differ"
+# Workers that restore their memory between cases print what a process
+# per case prints; one worker running a suite gives each case a clean start.
+"$bin" --timeout 2 --fork-each >"$out/fork_each.ktap" || true
+cmp -s "$ktap" "$out/fork_each.ktap" || bad "workers and --fork-each differ"
+status 0 "$bin" --jobs 1 'runner_selftest_good.*'
+status 0 "$bin" --jobs 1 --fork-each 'runner_selftest_good.*'
 
 if [ ! -f "$out/selftest.xml" ] || [ -e "$out/selftest.xml.tmp" ]; then
 	bad "no JUnit, or its .tmp left behind"
 fi
-[ "$(grep -c '<testcase ' "$out/selftest.xml")" = 15 ] || bad "JUnit lacks cases"
+[ "$(grep -c '<testcase ' "$out/selftest.xml")" = 17 ] || bad "JUnit lacks cases"
 grep -q 'failures="9" skipped="2"' "$out/selftest.xml" || bad "JUnit counts"
 
-[ "$("$bin" --list | wc -l)" = 15 ] || bad "--list"
+[ "$("$bin" --list | wc -l)" = 17 ] || bad "--list"
 status 0 "$bin" 'runner_selftest_good.*' '*all_skipped*'
 status 2 "$bin" 'runner_selftest_good.*' no_such_case
 status 2 "$bin" --seed 12x
@@ -96,7 +104,7 @@ status 0 "$bin" --help
 
 if [ -f "$kunit_py" ]; then
 	python3 "$kunit_py" parse <"$ktap" >"$out/kunit_py.txt" || true
-	grep -q 'Ran 15 tests: passed: 3, failed: 9, skipped: 3' \
+	grep -q 'Ran 17 tests: passed: 5, failed: 9, skipped: 3' \
 		"$out/kunit_py.txt" || bad "kunit.py disagrees: $(tail -n 1 "$out/kunit_py.txt")"
 else
 	echo "run.sh: no kunit.py at $kunit_py, parser check skipped" >&2

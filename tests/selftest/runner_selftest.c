@@ -79,10 +79,43 @@ static void case_seed_is_stable(struct kunit *test)
 	KUNIT_EXPECT_NE(test, kunit_case_seed(test), kunit_seed());
 }
 
+/* What one case leaves behind, which the next one must not find. */
+static int scribbled;
+static char *kept;
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+}
+
+static void leaves_state_behind(struct kunit *test)
+{
+	scribbled = 1;
+	kept = malloc(1 << 20);
+	KUNIT_ASSERT_NOT_NULL(test, kept);
+	signal(SIGUSR1, on_sigusr1);
+	setenv("FAIRTEST_SELFTEST_LEFTOVER", "1", 1);
+	KUNIT_SUCCEED(test);
+}
+
+/*
+ * Runs after leaves_state_behind, in the same worker when there is one
+ * (run.sh runs this suite with --jobs 1). Expect none of its state.
+ */
+static void starts_clean(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, scribbled, 0);
+	KUNIT_EXPECT_NULL(test, kept);
+	KUNIT_EXPECT_PTR_EQ(test, signal(SIGUSR1, SIG_DFL), SIG_DFL);
+	KUNIT_EXPECT_NULL(test, getenv("FAIRTEST_SELFTEST_LEFTOVER"));
+}
+
 static struct kunit_case good_cases[] = {
 	KUNIT_CASE(passes),
 	KUNIT_CASE(mock_satisfied),
 	KUNIT_CASE(case_seed_is_stable),
+	KUNIT_CASE(leaves_state_behind),
+	KUNIT_CASE(starts_clean),
 	{}
 };
 
