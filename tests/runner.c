@@ -63,10 +63,22 @@ static struct {
 	bool fork_each;
 } opt = { .seed = 1, .timeout = 30 };
 
-/* Exits with code after one "fairtest: ..." line on stderr. */
+/* ASan's shadow memory is not ours to save (gcc and clang say so differently) */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN true
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN true
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN false
+#endif
+
 /* libgcov's, in --coverage builds (linked with -Wl,-u,__gcov_dump); else NULL. */
 extern void __gcov_dump(void) __attribute__((weak));
 
+/* Exits with code after one "fairtest: ..." line on stderr. */
 static void __attribute__((noreturn, format(printf, 2, 3)))
 quit(int code, const char *fmt, ...)
 {
@@ -421,6 +433,7 @@ static void run_one(struct kunit_suite *suite, const struct kunit_case *kcase,
 		.setup_func = cm_setup, .teardown_func = cm_teardown,
 	} };
 	struct verdict v = { 0 };
+	pid_t self = getpid();
 	int rc = 0;
 
 	dup2(out, STDOUT_FILENO);
@@ -441,6 +454,9 @@ static void run_one(struct kunit_suite *suite, const struct kunit_case *kcase,
 		if (suite->suite_exit)
 			suite->suite_exit(suite);
 	}
+	/* a child the case forked and did not end: the verdict is its parent's */
+	if (getpid() != self)
+		_exit(0);
 	v.status = cur.test.status;
 	memcpy(v.comment, cur.test.status_comment, sizeof(v.comment));
 	/* _exit() skips gcov's exit handler: write --coverage counters here. */
@@ -460,7 +476,6 @@ run_child(struct kunit_suite *suite, const struct kunit_case *kcase,
 	_exit(0);
 }
 
-/* ---- the parent: KTAP out of children ---- */
 /* ---- the parent: KTAP out of children ---- */
 
 struct result {
@@ -497,9 +512,15 @@ static struct worker {
 	pid_t pid;	/* 0: not running */
 	int sock;
 	bool busy;
+	bool ready;	/* its state is back: it has said so */
 } *workers;
 static bool fork_each;
 
+/*
+ * Sends a byte each time its state is back as saved, so that a worker
+ * that ends between cases (it could not put back what a case changed) is
+ * never blamed on the next.
+ */
 static void __attribute__((noreturn)) run_worker(const struct result *all, int sock)
 {
 	char cbuf[CMSG_SPACE(2 * sizeof(int))];
@@ -520,7 +541,8 @@ static void __attribute__((noreturn)) run_worker(const struct result *all, int s
 		memcpy(fds, CMSG_DATA(CMSG_FIRSTHDR(&msg)), sizeof(fds));
 		run_one(all[i].suite, all[i].kcase, fds[0], fds[1]);
 		close(fds[0]);
-		snapshot_restore();
+		if (!snapshot_restore() || write(sock, &ready, 1) != 1)
+			_exit(0);
 	}
 }
 
@@ -538,20 +560,21 @@ static bool start_worker(const struct result *all, struct worker *w)
 		quit(1, "cannot fork: %s", strerror(errno));
 	if (!w->pid) {
 		/* other cases' pipes must not stay open in here */
-		if (sv[1] != 3 && dup2(sv[1], 3) < 0)
+		if ((sv[1] != 3 && dup2(sv[1], 3) < 0) || close_range(4, ~0U, 0))
 			_exit(4);
-		close_range(4, ~0U, 0);
 		run_worker(all, 3);
 	}
 	close(sv[1]);
 	w->sock = sv[0];
 	w->busy = false;
-	if (read(w->sock, &ready, 1) == 1)
+	w->ready = read(w->sock, &ready, 1) == 1;
+	if (w->ready)
 		return true;
 	close(w->sock);
 	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	w->pid = 0;
+	fprintf(stderr, "fairtest: a worker cannot save its state here; one process per case\n");
 	return false;
 }
 
@@ -563,6 +586,19 @@ static void end_worker(struct worker *w, int *wstatus)
 		;
 	w->pid = 0;
 	w->busy = false;
+}
+
+/* Worker @w, idle, ready for a case: a new one if it ended between cases. */
+static bool ready_worker(const struct result *all, struct worker *w)
+{
+	char ready;
+
+	if (w->pid && !w->ready) {
+		w->ready = read(w->sock, &ready, 1) == 1;
+		if (!w->ready)
+			end_worker(w, NULL);
+	}
+	return w->pid || start_worker(all, w);
 }
 
 /* Hands case @res to an idle worker; false if none can take it. */
@@ -583,15 +619,16 @@ static bool give_to_worker(struct result *all, struct result *res, int vfd)
 	for (size_t w = 0; w < opt.jobs; w++) {
 		if (workers[w].busy)
 			continue;
-		if (!workers[w].pid && !start_worker(all, &workers[w]))
+		if (!ready_worker(all, &workers[w]))
 			return false;
 		if (sendmsg(workers[w].sock, &msg, MSG_NOSIGNAL) != sizeof(i)) {
-			end_worker(&workers[w], NULL);	/* lost between cases */
+			end_worker(&workers[w], NULL);	/* killed from outside */
 			if (!start_worker(all, &workers[w]) ||
 			    sendmsg(workers[w].sock, &msg, MSG_NOSIGNAL) != sizeof(i))
 				return false;
 		}
 		workers[w].busy = true;
+		workers[w].ready = false;
 		res->worker = w;
 		res->pid = workers[w].pid;
 		return true;
@@ -1178,10 +1215,7 @@ int main(int argc, char **argv)
 		opt.jobs = cpus > 0 ? (size_t)cpus : 1;
 	}
 
-	fork_each = opt.fork_each || __gcov_dump || RUNNING_ON_VALGRIND;
-#ifdef __SANITIZE_ADDRESS__
-	fork_each = true;
-#endif
+	fork_each = opt.fork_each || __gcov_dump || RUNNING_ON_VALGRIND || UNDER_ASAN;
 	workers = calloc(opt.jobs, sizeof(*workers));
 	if (!workers)
 		quit(1, "out of memory");

@@ -5,24 +5,39 @@
  * same state, as a fresh fork would (tests/runner.c).
  *
  * Saved: every private writable mapping (the program's and every
- * library's data and bss, the heap, the static TLS) but the stack, which
- * holds the worker loop itself, and the signal actions. The heap is first
- * grown and touched, and malloc told to keep it and never to use mmap, so
- * that no case maps memory that a restore would not see, and none faults
- * on pages a former case already touched: the faults and the fork that a
- * process per case costs are what this saves. A case that changes what
- * is not saved (a file offset, an mmap of its own) is not isolated: the
- * variants that need that (ASan's shadow, gcov's counters, valgrind) run
- * a process per case.
+ * library's data and bss, the heap, the static TLS, the environment,
+ * copied to the heap for that) but the stack, which holds the worker loop
+ * itself, and the kernel's rseq area, which the kernel owns; and the
+ * process state a case may change and a restore can set back: signal
+ * actions and mask, timers, umask, cwd. The heap is first grown and
+ * touched, and malloc told to keep it and never to use mmap, so that no
+ * case maps memory that a restore would not see, and none faults on pages
+ * a former case already touched: the faults and the fork that a process
+ * per case costs are what this saves. What cannot be set back (a mapping
+ * or file descriptor a case left, a pending signal, a lowered limit, its
+ * CPU affinity, nice level or policy) is compared, and if it differs the
+ * worker ends and a new one takes the next case.
+ * Bytes a case left in the reserve above malloc's top are not cleared:
+ * only a read of memory never written sees them, which valgrind's run (a
+ * process per case) reports. The variants whose state is not all here
+ * (ASan's shadow, gcov's counters, valgrind) run a process per case.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
 #include <malloc.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/rseq.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "snapshot.h"
@@ -30,6 +45,12 @@
 /* A case's heap fits in this; beyond it, its pages fault again next case. */
 #define HEAP_RESERVE	(8 << 20)
 #define MAX_REGIONS	64
+/* /proc/self/maps and the list of open fds, read without malloc */
+#define LISTING_MAX	16384
+
+struct span {
+	char *start, *end;
+};
 
 struct region {
 	char *start;
@@ -44,6 +65,15 @@ struct image {
 	void *brk;
 	char *heap_used;
 	struct sigaction act[NSIG];
+	sigset_t mask;
+	mode_t umask;
+	int cwd;
+	struct rlimit lim[RLIM_NLIMITS];
+	cpu_set_t cpus;
+	int nice, policy;
+	size_t maps_len, fds_len;
+	char maps[LISTING_MAX];
+	char fds[LISTING_MAX];
 };
 
 static struct image *img;
@@ -58,38 +88,132 @@ static int add_region(struct image *im, char *start, char *end)
 	return 0;
 }
 
-/* Every private writable mapping but the stack and the image itself. */
+/* Adds [@start, @end) less the holes, which are sorted and disjoint. */
+static int add_around(struct image *im, char *start, char *end,
+		      const struct span *hole, int nr_holes)
+{
+	for (int h = 0; h < nr_holes; h++) {
+		if (hole[h].start >= end || hole[h].end <= start)
+			continue;
+		if (add_region(im, start, hole[h].start))
+			return -1;
+		start = hole[h].end;
+	}
+	return add_region(im, start, end);
+}
+
+/*
+ * Every private writable mapping but the stack, the image itself and the
+ * rseq area, where the kernel keeps this thread's CPU number.
+ */
 static int writable_regions(struct image *im)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	char *self = (char *)im;
-	char *self_end = self + (sizeof(*im) + page - 1) / page * page;
+	char *rseq = (char *)__builtin_thread_pointer() + __rseq_offset;
+	struct span hole[2] = {
+		{ (char *)im, (char *)im + (sizeof(*im) + page - 1) / page * page },
+		{ rseq, rseq + __rseq_size },
+	};
 	char line[512], perms[8], name[256];
 	unsigned long start, end;
 	FILE *maps = fopen("/proc/self/maps", "r");
+	int err = 0;
 
 	if (!maps)
 		return -1;
-	while (fgets(line, sizeof(line), maps)) {
+	if (hole[1].start < hole[0].start) {
+		struct span first = hole[1];
+
+		hole[1] = hole[0];
+		hole[0] = first;
+	}
+	while (!err && fgets(line, sizeof(line), maps)) {
 		name[0] = 0;
 		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &start, &end, perms, name) < 3)
 			continue;
 		if (strcmp(perms, "rw-p") || !strcmp(name, "[stack]") ||
 		    !strcmp(name, "[vvar]") || !strcmp(name, "[vdso]"))
 			continue;
-		if (self < (char *)end && self_end > (char *)start) {
-			if (add_region(im, (char *)start, self) ||
-			    add_region(im, self_end, (char *)end))
-				goto full;
-		} else if (add_region(im, (char *)start, (char *)end)) {
-			goto full;
-		}
+		err = add_around(im, (char *)start, (char *)end, hole, 2);
 	}
 	fclose(maps);
-	return 0;
-full:
-	fclose(maps);
-	return -1;
+	return err;
+}
+
+/*
+ * The mappings (but the stack's, which grows with a deep case and is
+ * not put back) into @buf, with no malloc: the heap is being restored.
+ */
+static size_t read_maps(char *buf)
+{
+	size_t len = 0, kept = 0;
+	ssize_t got;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	while (len < LISTING_MAX &&
+	       (got = read(fd, buf + len, LISTING_MAX - len)) > 0)
+		len += got;
+	close(fd);
+	for (size_t i = 0, eol; i < len; i = eol + 1) {
+		for (eol = i; eol < len && buf[eol] != '\n'; eol++)
+			;
+		if (memmem(buf + i, eol - i, "[stack]", 7))
+			continue;
+		memmove(buf + kept, buf + i, eol - i);
+		kept += eol - i;
+		buf[kept++] = '\n';
+	}
+	return kept;
+}
+
+/* The names of the open file descriptors into @buf, with no malloc. */
+static size_t read_fds(char *buf)
+{
+	size_t len = 0;
+	long got;
+	int fd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	while (len < LISTING_MAX - 1024 &&
+	       (got = syscall(SYS_getdents64, fd, buf + len, LISTING_MAX - len)) > 0)
+		len += got;
+	close(fd);
+	/* a record holds its offset in the directory too: names only */
+	for (size_t i = 0, kept = 0;; ) {
+		struct dirent64 *d = (struct dirent64 *)(buf + i);
+		size_t n;
+
+		if (i >= len)
+			return kept;
+		n = strlen(d->d_name) + 1;
+		i += d->d_reclen;
+		memmove(buf + kept, d->d_name, n);
+		kept += n;
+	}
+}
+
+/* What a case may change outside memory, saved. */
+static int save_process(struct image *im)
+{
+	im->cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (im->cwd < 0)
+		return -1;
+	for (int i = 1; i < NSIG; i++)
+		sigaction(i, NULL, &im->act[i]);
+	sigprocmask(SIG_SETMASK, NULL, &im->mask);
+	im->umask = umask(0);
+	umask(im->umask);
+	for (int i = 0; i < RLIM_NLIMITS; i++)
+		getrlimit(i, &im->lim[i]);
+	sched_getaffinity(0, sizeof(im->cpus), &im->cpus);
+	im->nice = getpriority(PRIO_PROCESS, 0);
+	im->policy = sched_getscheduler(0);
+	im->maps_len = read_maps(im->maps);
+	im->fds_len = read_fds(im->fds);
+	return im->maps_len && im->fds_len ? 0 : -1;
 }
 
 int snapshot_take(void)
@@ -99,6 +223,18 @@ int snapshot_take(void)
 	void *p;
 	int i;
 
+	/* glibc edits the first environment in place, and it is on the stack */
+	if (environ) {
+		size_t n = 0;
+		char **env;
+
+		while (environ[n])
+			n++;
+		env = malloc((n + 1) * sizeof(*env));
+		if (!env)
+			return -1;
+		environ = memcpy(env, environ, (n + 1) * sizeof(*env));
+	}
 	mallopt(M_MMAP_THRESHOLD, 1 << 30);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	p = malloc(HEAP_RESERVE);	/* grows the heap; its pages fault once */
@@ -128,8 +264,8 @@ int snapshot_take(void)
 	save = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (save == MAP_FAILED)
 		return -1;
-	for (i = 1; i < NSIG; i++)
-		sigaction(i, NULL, &img->act[i]);
+	if (save_process(img))
+		return -1;
 	for (i = 0; i < img->nr; i++) {
 		img->regions[i].saved = save;
 		memcpy(save, img->regions[i].start, img->regions[i].len);
@@ -138,11 +274,20 @@ int snapshot_take(void)
 	return 0;
 }
 
-void snapshot_restore(void)
+bool snapshot_restore(void)
 {
+	static const struct itimerval off;
 	struct image *im = img;	/* img itself is in a region being restored */
+	char now[LISTING_MAX];
+	sigset_t all, pending;
+	struct rlimit lim;
+	cpu_set_t cpus;
 	int i;
 
+	for (i = ITIMER_REAL; i <= ITIMER_PROF; i++)
+		setitimer(i, &off, NULL);
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
 	for (i = 1; i < NSIG; i++)
 		if (i != SIGKILL && i != SIGSTOP)
 			sigaction(i, &im->act[i], NULL);
@@ -150,4 +295,21 @@ void snapshot_restore(void)
 		brk(im->brk);
 	for (i = 0; i < im->nr; i++)
 		memcpy(im->regions[i].start, im->regions[i].saved, im->regions[i].len);
+	umask(im->umask);
+	if (fchdir(im->cwd))
+		return false;
+	if (sigpending(&pending) || !sigisemptyset(&pending))
+		return false;
+	for (i = 0; i < RLIM_NLIMITS; i++)
+		if (getrlimit(i, &lim) || lim.rlim_cur != im->lim[i].rlim_cur ||
+		    lim.rlim_max != im->lim[i].rlim_max)
+			return false;
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) || !CPU_EQUAL(&cpus, &im->cpus) ||
+	    getpriority(PRIO_PROCESS, 0) != im->nice || sched_getscheduler(0) != im->policy)
+		return false;
+	if (read_maps(now) != im->maps_len || memcmp(now, im->maps, im->maps_len) ||
+	    read_fds(now) != im->fds_len || memcmp(now, im->fds, im->fds_len))
+		return false;
+	sigprocmask(SIG_SETMASK, &im->mask, NULL);
+	return true;
 }

@@ -3,7 +3,10 @@
 #ifndef FAIRTEST_SNAPSHOT_H
 #define FAIRTEST_SNAPSHOT_H
 
+#include <stdbool.h>
+
 int snapshot_take(void);	/* 0, or -1 if this process cannot be saved */
-void snapshot_restore(void);
+/* false if this process cannot be put back: then it must end */
+bool snapshot_restore(void);
 
 #endif

@@ -4,6 +4,10 @@
  * into the selftest binary by run.sh, never into the main test binary:
  * half of these fail on purpose.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -11,6 +15,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -82,32 +92,139 @@ static void case_seed_is_stable(struct kunit *test)
 /* What one case leaves behind, which the next one must not find. */
 static int scribbled;
 static char *kept;
+/* Where nothing is mapped until leaves_state_behind maps it. */
+#define LEFT_MAPPED	((void *)0x5a5a00000000UL)
+#define LEFT_FD		100
+
+/* The process as the runner started it, before any worker or case. */
+static struct {
+	pid_t runner;
+	const char *env;
+	mode_t umask;
+	char cwd[PATH_MAX];
+	struct rlimit nofile;
+	int nice;
+} start;
+
+static void __attribute__((constructor)) note_start(void)
+{
+	start.runner = getpid();
+	start.env = getenv("FAIRTEST_SELFTEST_ORIG");
+	start.umask = umask(0);
+	umask(start.umask);
+	if (!getcwd(start.cwd, sizeof(start.cwd)))
+		start.cwd[0] = 0;
+	getrlimit(RLIMIT_NOFILE, &start.nofile);
+	start.nice = getpriority(PRIO_PROCESS, 0);
+}
 
 static void on_sigusr1(int sig)
 {
 	(void)sig;
 }
 
+/*
+ * Changes the process everywhere a case can: memory (globals, heap, the
+ * environment the process started with), signal actions, mask, a pending
+ * signal and a timer, umask, cwd, a file descriptor, a mapping, a limit
+ * and its nice level. Expect it to pass; starts_clean checks what it left.
+ */
 static void leaves_state_behind(struct kunit *test)
 {
+	struct rlimit nofile = start.nofile;
+	sigset_t usr2;
+
 	scribbled = 1;
 	kept = malloc(1 << 20);
 	KUNIT_ASSERT_NOT_NULL(test, kept);
 	signal(SIGUSR1, on_sigusr1);
 	setenv("FAIRTEST_SELFTEST_LEFTOVER", "1", 1);
+	setenv("FAIRTEST_SELFTEST_ORIG", "changed", 1);
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, NULL);
+	raise(SIGUSR2);
+	alarm(1);
+	umask(077);
+	KUNIT_ASSERT_EQ(test, chdir("/"), 0);
+	KUNIT_ASSERT_EQ(test, dup2(STDOUT_FILENO, LEFT_FD), LEFT_FD);
+	KUNIT_ASSERT_PTR_EQ(test, mmap(LEFT_MAPPED, 4096, PROT_READ,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0),
+			    LEFT_MAPPED);
+	if (nofile.rlim_cur > LEFT_FD + 1) {
+		nofile.rlim_cur--;
+		KUNIT_ASSERT_EQ(test, setrlimit(RLIMIT_NOFILE, &nofile), 0);
+	}
+	KUNIT_ASSERT_EQ(test, setpriority(PRIO_PROCESS, 0, start.nice + 1), 0);
 	KUNIT_SUCCEED(test);
 }
 
 /*
  * Runs after leaves_state_behind, in the same worker when there is one
- * (run.sh runs this suite with --jobs 1). Expect none of its state.
+ * (run.sh runs this suite with --jobs 1). Expect none of its state: the
+ * process as a fresh fork of the runner has it (or a crash by SIGALRM).
  */
 static void starts_clean(struct kunit *test)
 {
+	const char *env = getenv("FAIRTEST_SELFTEST_ORIG");
+	char cwd[PATH_MAX];
+	struct rlimit nofile;
+	sigset_t mask;
+	mode_t mode;
+
 	KUNIT_EXPECT_EQ(test, scribbled, 0);
 	KUNIT_EXPECT_NULL(test, kept);
 	KUNIT_EXPECT_PTR_EQ(test, signal(SIGUSR1, SIG_DFL), SIG_DFL);
 	KUNIT_EXPECT_NULL(test, getenv("FAIRTEST_SELFTEST_LEFTOVER"));
+	KUNIT_EXPECT_STREQ(test, env ? env : "(unset)", start.env ? start.env : "(unset)");
+	KUNIT_EXPECT_EQ(test, alarm(0), 0);
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	KUNIT_EXPECT_FALSE(test, sigismember(&mask, SIGUSR2));
+	sigpending(&mask);
+	KUNIT_EXPECT_FALSE(test, sigismember(&mask, SIGUSR2));
+	mode = umask(0);
+	umask(mode);
+	KUNIT_EXPECT_EQ(test, mode, start.umask);
+	KUNIT_ASSERT_NOT_NULL(test, getcwd(cwd, sizeof(cwd)));
+	KUNIT_EXPECT_STREQ(test, cwd, start.cwd);
+	KUNIT_EXPECT_EQ(test, fcntl(LEFT_FD, F_GETFD), -1);
+	KUNIT_EXPECT_EQ(test, msync(LEFT_MAPPED, 4096, MS_ASYNC), -1);
+	getrlimit(RLIMIT_NOFILE, &nofile);
+	KUNIT_EXPECT_EQ(test, nofile.rlim_cur, start.nofile.rlim_cur);
+	KUNIT_EXPECT_EQ(test, getpriority(PRIO_PROCESS, 0), start.nice);
+}
+
+/*
+ * Forks a child that fails the case (quietly) and returns from it, as a
+ * careless test might. Expect the verdict of the case's own process, and
+ * the child to end there, not to go on running cases as a second worker
+ * would (it would hold the runner's socket, and the next case might run
+ * in it).
+ */
+static void forked_child_returns(struct kunit *test)
+{
+	struct timespec ms = { 0, 1000000 };
+	pid_t pid = fork();
+	int waited = 0;
+
+	if (!pid) {
+		test->status = KUNIT_FAILURE;
+		return;
+	}
+	KUNIT_ASSERT_GT(test, pid, 0);
+	while (waitpid(pid, NULL, WNOHANG) == 0 && waited++ < 1000)
+		nanosleep(&ms, NULL);
+	if (waited > 1000) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		KUNIT_FAIL(test, "the case's child is still running a second later");
+	}
+}
+
+/* Runs after forked_child_returns. Expect to run in a child of the runner. */
+static void runs_in_a_child_of_the_runner(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, getppid(), start.runner);
 }
 
 static struct kunit_case good_cases[] = {
@@ -116,6 +233,8 @@ static struct kunit_case good_cases[] = {
 	KUNIT_CASE(case_seed_is_stable),
 	KUNIT_CASE(leaves_state_behind),
 	KUNIT_CASE(starts_clean),
+	KUNIT_CASE(forked_child_returns),
+	KUNIT_CASE(runs_in_a_child_of_the_runner),
 	{}
 };
 
