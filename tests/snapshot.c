@@ -147,7 +147,7 @@ static int writable_regions(struct image *im)
 static size_t read_maps(char *buf)
 {
 	size_t len = 0, kept = 0;
-	ssize_t got;
+	ssize_t got = 0;
 	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -156,6 +156,8 @@ static size_t read_maps(char *buf)
 	       (got = read(fd, buf + len, LISTING_MAX - len)) > 0)
 		len += got;
 	close(fd);
+	if (got < 0 || len == LISTING_MAX)
+		return 0;	/* not all of it: nothing to compare */
 	for (size_t i = 0, eol; i < len; i = eol + 1) {
 		for (eol = i; eol < len && buf[eol] != '\n'; eol++)
 			;
@@ -172,7 +174,7 @@ static size_t read_maps(char *buf)
 static size_t read_fds(char *buf)
 {
 	size_t len = 0;
-	long got;
+	long got = -1;
 	int fd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -181,6 +183,8 @@ static size_t read_fds(char *buf)
 	       (got = syscall(SYS_getdents64, fd, buf + len, LISTING_MAX - len)) > 0)
 		len += got;
 	close(fd);
+	if (got)
+		return 0;	/* not all of it: nothing to compare */
 	/* a record holds its offset in the directory too: names only */
 	for (size_t i = 0, kept = 0;; ) {
 		struct dirent64 *d = (struct dirent64 *)(buf + i);
