@@ -161,6 +161,7 @@ static struct {
 	const struct kunit_case *kcase;
 	bool in_cmocka;		/* cmocka's longjmp target is live */
 	bool init_failed, exit_started, end_started;
+	pid_t pid;		/* the case's own process */
 } cur;
 
 /* One record per line, so every line keeps its place in the stream. */
@@ -400,6 +401,9 @@ static void cm_test(void **state)
 	default_crash_signals();
 	if (!cur.init_failed)
 		cur.kcase->run_case(&cur.test);
+	/* a child the case forked and did not end: the case is its parent's */
+	if (getpid() != cur.pid)
+		_exit(0);
 }
 
 static int cm_teardown(void **state)
@@ -433,13 +437,13 @@ static void run_one(struct kunit_suite *suite, const struct kunit_case *kcase,
 		.setup_func = cm_setup, .teardown_func = cm_teardown,
 	} };
 	struct verdict v = { 0 };
-	pid_t self = getpid();
 	int rc = 0;
 
 	dup2(out, STDOUT_FILENO);
 	dup2(out, STDERR_FILENO);
 	cur.test = (struct kunit){ .name = kcase->name, .suite = suite };
 	cur.kcase = kcase;
+	cur.pid = getpid();
 	if (suite->suite_init)
 		rc = suite->suite_init(suite);
 	if (rc) {
@@ -454,8 +458,8 @@ static void run_one(struct kunit_suite *suite, const struct kunit_case *kcase,
 		if (suite->suite_exit)
 			suite->suite_exit(suite);
 	}
-	/* a child the case forked and did not end: the verdict is its parent's */
-	if (getpid() != self)
+	/* the same, forked by a suite's init or exit */
+	if (getpid() != cur.pid)
 		_exit(0);
 	v.status = cur.test.status;
 	memcpy(v.comment, cur.test.status_comment, sizeof(v.comment));
@@ -588,15 +592,23 @@ static void end_worker(struct worker *w, int *wstatus)
 	w->busy = false;
 }
 
-/* Worker @w, idle, ready for a case: a new one if it ended between cases. */
+/*
+ * Worker @w, idle, ready for a case: a new one if it ended between cases,
+ * or is still not back after the time a case gets.
+ */
 static bool ready_worker(const struct result *all, struct worker *w)
 {
+	struct pollfd back = { .fd = w->sock, .events = POLLIN };
+	int limit = opt.timeout && opt.timeout < INT_MAX / 1000 ? (int)opt.timeout * 1000 : -1;
 	char ready;
 
 	if (w->pid && !w->ready) {
-		w->ready = read(w->sock, &ready, 1) == 1;
-		if (!w->ready)
+		w->ready = poll(&back, 1, limit) == 1 &&
+			   read(w->sock, &ready, 1) == 1;
+		if (!w->ready) {
+			kill(w->pid, SIGKILL);
 			end_worker(w, NULL);
+		}
 	}
 	return w->pid || start_worker(all, w);
 }

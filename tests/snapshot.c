@@ -9,14 +9,15 @@
  * copied to the heap for that) but the stack, which holds the worker loop
  * itself, and the kernel's rseq area, which the kernel owns; and the
  * process state a case may change and a restore can set back: signal
- * actions and mask, timers, umask, cwd. The heap is first grown and
+ * actions, mask and stack, interval timers, umask, cwd. The heap is first grown and
  * touched, and malloc told to keep it and never to use mmap, so that no
  * case maps memory that a restore would not see, and none faults on pages
  * a former case already touched: the faults and the fork that a process
- * per case costs are what this saves. What cannot be set back (a mapping
- * or file descriptor a case left, a pending signal, a lowered limit, its
- * CPU affinity, nice level or policy) is compared, and if it differs the
- * worker ends and a new one takes the next case.
+ * per case costs are what this saves. What cannot be set back (a mapping,
+ * a file descriptor, a POSIX timer or a child a case left, a pending
+ * signal, a lowered limit, its CPU affinity, nice level, policy, process
+ * group or session) is compared, and if it differs the worker ends and a
+ * new one takes the next case.
  * Bytes a case left in the reserve above malloc's top are not cleared:
  * only a read of memory never written sees them, which valgrind's run (a
  * process per case) reports. The variants whose state is not all here
@@ -38,6 +39,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "snapshot.h"
@@ -71,9 +73,14 @@ struct image {
 	struct rlimit lim[RLIM_NLIMITS];
 	cpu_set_t cpus;
 	int nice, policy;
-	size_t maps_len, fds_len;
+	stack_t altstack;
+	dev_t cwd_dev;
+	ino_t cwd_ino;
+	pid_t pgrp, sid;
+	ssize_t maps_len, fds_len, timers_len;	/* -1: could not be read */
 	char maps[LISTING_MAX];
 	char fds[LISTING_MAX];
+	char timers[LISTING_MAX];
 };
 
 static struct image *img;
@@ -140,25 +147,32 @@ static int writable_regions(struct image *im)
 	return err;
 }
 
+/* The text of /proc/self/@name into @buf, with no malloc; -1 if not all of it. */
+static ssize_t read_proc(const char *name, char *buf)
+{
+	char path[64] = "/proc/self/";
+	ssize_t len = 0, got = 0;
+	int fd;
+
+	strcat(path, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (len < LISTING_MAX && (got = read(fd, buf + len, LISTING_MAX - len)) > 0)
+		len += got;
+	close(fd);
+	return got < 0 || len == LISTING_MAX ? -1 : len;
+}
+
 /*
  * The mappings (but the stack's, which grows with a deep case and is
  * not put back) into @buf, with no malloc: the heap is being restored.
  */
-static size_t read_maps(char *buf)
+static ssize_t read_maps(char *buf)
 {
-	size_t len = 0, kept = 0;
-	ssize_t got = 0;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	ssize_t len = read_proc("maps", buf), kept = 0;
 
-	if (fd < 0)
-		return 0;
-	while (len < LISTING_MAX &&
-	       (got = read(fd, buf + len, LISTING_MAX - len)) > 0)
-		len += got;
-	close(fd);
-	if (got < 0 || len == LISTING_MAX)
-		return 0;	/* not all of it: nothing to compare */
-	for (size_t i = 0, eol; i < len; i = eol + 1) {
+	for (ssize_t i = 0, eol; i < len; i = eol + 1) {
 		for (eol = i; eol < len && buf[eol] != '\n'; eol++)
 			;
 		if (memmem(buf + i, eol - i, "[stack]", 7))
@@ -167,24 +181,24 @@ static size_t read_maps(char *buf)
 		kept += eol - i;
 		buf[kept++] = '\n';
 	}
-	return kept;
+	return len < 0 ? -1 : kept;
 }
 
 /* The names of the open file descriptors into @buf, with no malloc. */
-static size_t read_fds(char *buf)
+static ssize_t read_fds(char *buf)
 {
 	size_t len = 0;
 	long got = -1;
 	int fd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
-		return 0;
+		return -1;
 	while (len < LISTING_MAX - 1024 &&
 	       (got = syscall(SYS_getdents64, fd, buf + len, LISTING_MAX - len)) > 0)
 		len += got;
 	close(fd);
 	if (got)
-		return 0;	/* not all of it: nothing to compare */
+		return -1;	/* not all of it: nothing to compare */
 	/* a record holds its offset in the directory too: names only */
 	for (size_t i = 0, kept = 0;; ) {
 		struct dirent64 *d = (struct dirent64 *)(buf + i);
@@ -199,12 +213,25 @@ static size_t read_fds(char *buf)
 	}
 }
 
+/* Whether @now, @len long, is the listing @then, @then_len long. */
+static bool same(const char *now, ssize_t len, const char *then, ssize_t then_len)
+{
+	return len == then_len && (len <= 0 || !memcmp(now, then, len));
+}
+
 /* What a case may change outside memory, saved. */
 static int save_process(struct image *im)
 {
+	struct stat st;
+
 	im->cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (im->cwd < 0)
+	if (im->cwd < 0 || fstat(im->cwd, &st))
 		return -1;
+	im->cwd_dev = st.st_dev;
+	im->cwd_ino = st.st_ino;
+	sigaltstack(NULL, &im->altstack);
+	im->pgrp = getpgrp();
+	im->sid = getsid(0);
 	for (int i = 1; i < NSIG; i++)
 		sigaction(i, NULL, &im->act[i]);
 	sigprocmask(SIG_SETMASK, NULL, &im->mask);
@@ -217,7 +244,8 @@ static int save_process(struct image *im)
 	im->policy = sched_getscheduler(0);
 	im->maps_len = read_maps(im->maps);
 	im->fds_len = read_fds(im->fds);
-	return im->maps_len && im->fds_len ? 0 : -1;
+	im->timers_len = read_proc("timers", im->timers);	/* POSIX timers */
+	return im->maps_len > 0 && im->fds_len > 0 ? 0 : -1;
 }
 
 int snapshot_take(void)
@@ -284,7 +312,9 @@ bool snapshot_restore(void)
 	struct image *im = img;	/* img itself is in a region being restored */
 	char now[LISTING_MAX];
 	sigset_t all, pending;
+	siginfo_t child = { 0 };
 	struct rlimit lim;
+	struct stat st;
 	cpu_set_t cpus;
 	int i;
 
@@ -295,12 +325,15 @@ bool snapshot_restore(void)
 	for (i = 1; i < NSIG; i++)
 		if (i != SIGKILL && i != SIGSTOP)
 			sigaction(i, &im->act[i], NULL);
+	sigaltstack(&im->altstack, NULL);
 	if (sbrk(0) != im->brk)
 		brk(im->brk);
 	for (i = 0; i < im->nr; i++)
 		memcpy(im->regions[i].start, im->regions[i].saved, im->regions[i].len);
 	umask(im->umask);
-	if (fchdir(im->cwd))
+	/* the fd's number may now name another directory */
+	if (fstat(im->cwd, &st) || st.st_dev != im->cwd_dev || st.st_ino != im->cwd_ino ||
+	    fchdir(im->cwd))
 		return false;
 	if (sigpending(&pending) || !sigisemptyset(&pending))
 		return false;
@@ -309,10 +342,15 @@ bool snapshot_restore(void)
 		    lim.rlim_max != im->lim[i].rlim_max)
 			return false;
 	if (sched_getaffinity(0, sizeof(cpus), &cpus) || !CPU_EQUAL(&cpus, &im->cpus) ||
-	    getpriority(PRIO_PROCESS, 0) != im->nice || sched_getscheduler(0) != im->policy)
+	    getpriority(PRIO_PROCESS, 0) != im->nice || sched_getscheduler(0) != im->policy ||
+	    getpgrp() != im->pgrp || getsid(0) != im->sid)
 		return false;
-	if (read_maps(now) != im->maps_len || memcmp(now, im->maps, im->maps_len) ||
-	    read_fds(now) != im->fds_len || memcmp(now, im->fds, im->fds_len))
+	/* a child left running or unreaped, which a later wait would find */
+	if (!waitid(P_ALL, 0, &child, WEXITED | WNOHANG | WNOWAIT))
+		return false;
+	if (!same(now, read_maps(now), im->maps, im->maps_len) ||
+	    !same(now, read_fds(now), im->fds, im->fds_len) ||
+	    !same(now, read_proc("timers", now), im->timers, im->timers_len))
 		return false;
 	sigprocmask(SIG_SETMASK, &im->mask, NULL);
 	return true;

@@ -72,15 +72,23 @@ ok 1 runner_selftest_all_skipped # SKIP
     ok 1 passes
     ok 2 mock_satisfied
     ok 3 case_seed_is_stable
-    ok 4 leaves_state_behind
+    ok 4 leaves_state_a_restore_puts_back
     ok 5 starts_clean
-    ok 6 forked_child_returns
-    ok 7 runs_in_a_child_of_the_runner
+    ok 6 leaves_a_pending_signal
+    ok 7 leaves_a_file_open
+    ok 8 leaves_a_mapping
+    ok 9 leaves_a_lower_limit
+    ok 10 leaves_a_nicer_process
+    ok 11 leaves_a_child
+    ok 12 leaves_a_posix_timer
+    ok 13 starts_with_nothing_left
+    ok 14 forked_child_returns
 ok 3 runner_selftest_good
-# Totals: pass:7 fail:9 skip:3 total:19
+# Totals: pass:14 fail:9 skip:3 total:26
 EOF
-[ "$(tail -n 1 "$ktap")" = "fairtest: 7 passed, 9 failed, 3 skipped" ] ||
+[ "$(tail -n 1 "$ktap")" = "fairtest: 14 passed, 9 failed, 3 skipped" ] ||
 	bad "last line is not the plain summary"
+! grep -q "a child's teardown" "$ktap" || bad "a case's teardown ran in its child"
 ! grep -qE '\[ RUN|\[  (PASSED|FAILED)|error: Failure!|not reached|- fairtest$' "$ktap" ||
 	bad "cmocka chatter or unreachable code in the KTAP"
 
@@ -90,16 +98,25 @@ cmp -s "$ktap" "$out/again.ktap" || bad "two runs differ"
 # per case prints; one worker running a suite gives each case a clean start.
 "$bin" --timeout 2 --fork-each >"$out/fork_each.ktap" || true
 cmp -s "$ktap" "$out/fork_each.ktap" || bad "workers and --fork-each differ"
-status 0 "$bin" --jobs 1 'runner_selftest_good.*'
 status 0 "$bin" --jobs 1 --fork-each 'runner_selftest_good.*'
+# ... and each case that left what cannot be put back ended its worker,
+# while the one that left only what can be did not
+FAIRTEST_SELFTEST_PIDS=$out/pids status 0 "$bin" --jobs 1 'runner_selftest_good.*'
+awk '
+	prev == "leaves_state_a_restore_puts_back" && $2 != pid { print "starts_clean ran in a new worker" }
+	prev ~ /^leaves_a_/ && $2 == pid { print $1 " ran in the worker " prev " left as it was" }
+	{ prev = $1; pid = $2; n++ }
+	END { if (n != 10) print n " of the 10 cases noted their process" }
+' "$out/pids" >"$out/pids.bad"
+[ ! -s "$out/pids.bad" ] || bad "workers: $(cat "$out/pids.bad")"
 
 if [ ! -f "$out/selftest.xml" ] || [ -e "$out/selftest.xml.tmp" ]; then
 	bad "no JUnit, or its .tmp left behind"
 fi
-[ "$(grep -c '<testcase ' "$out/selftest.xml")" = 19 ] || bad "JUnit lacks cases"
+[ "$(grep -c '<testcase ' "$out/selftest.xml")" = 26 ] || bad "JUnit lacks cases"
 grep -q 'failures="9" skipped="2"' "$out/selftest.xml" || bad "JUnit counts"
 
-[ "$("$bin" --list | wc -l)" = 19 ] || bad "--list"
+[ "$("$bin" --list | wc -l)" = 26 ] || bad "--list"
 status 0 "$bin" 'runner_selftest_good.*' '*all_skipped*'
 status 2 "$bin" 'runner_selftest_good.*' no_such_case
 status 2 "$bin" --seed 12x
@@ -108,7 +125,7 @@ status 0 "$bin" --help
 
 if [ -n "$kunit_py" ] && [ -f "$kunit_py" ]; then
 	python3 "$kunit_py" parse <"$ktap" >"$out/kunit_py.txt" || true
-	grep -q 'Ran 19 tests: passed: 7, failed: 9, skipped: 3' \
+	grep -q 'Ran 26 tests: passed: 14, failed: 9, skipped: 3' \
 		"$out/kunit_py.txt" || bad "kunit.py disagrees: $(tail -n 1 "$out/kunit_py.txt")"
 else
 	echo "run.sh: no kunit.py at $kunit_py, parser check skipped" >&2

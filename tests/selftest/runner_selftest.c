@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,13 +93,12 @@ static void case_seed_is_stable(struct kunit *test)
 /* What one case leaves behind, which the next one must not find. */
 static int scribbled;
 static char *kept;
-/* Where nothing is mapped until leaves_state_behind maps it. */
+/* Where nothing is mapped until leaves_a_mapping maps it. */
 #define LEFT_MAPPED	((void *)0x5a5a00000000UL)
 #define LEFT_FD		100
 
 /* The process as the runner started it, before any worker or case. */
 static struct {
-	pid_t runner;
 	const char *env;
 	mode_t umask;
 	char cwd[PATH_MAX];
@@ -108,7 +108,6 @@ static struct {
 
 static void __attribute__((constructor)) note_start(void)
 {
-	start.runner = getpid();
 	start.env = getenv("FAIRTEST_SELFTEST_ORIG");
 	start.umask = umask(0);
 	umask(start.umask);
@@ -118,86 +117,185 @@ static void __attribute__((constructor)) note_start(void)
 	start.nice = getpriority(PRIO_PROCESS, 0);
 }
 
+/*
+ * Which process ran the case, for run.sh: a case after one that left
+ * what a worker cannot put back must run in a new worker, and one after
+ * a case that left only what it can put back in the same.
+ */
+static void note_process(struct kunit *test)
+{
+	const char *log = getenv("FAIRTEST_SELFTEST_PIDS");
+	int fd;
+
+	if (!log)
+		return;
+	fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	KUNIT_ASSERT_GE(test, fd, 0);
+	dprintf(fd, "%s %d\n", test->name, (int)getpid());
+	close(fd);
+}
+
 static void on_sigusr1(int sig)
 {
 	(void)sig;
 }
 
 /*
- * Changes the process everywhere a case can: memory (globals, heap, the
- * environment the process started with), signal actions, mask, a pending
- * signal and a timer, umask, cwd, a file descriptor, a mapping, a limit
- * and its nice level. Expect it to pass; starts_clean checks what it left.
+ * Changes what a worker puts back: memory (globals, heap, the environment
+ * the process started with), signal actions, mask and stack, interval
+ * timers, umask, cwd. Expect it to pass; starts_clean checks what it left.
  */
-static void leaves_state_behind(struct kunit *test)
+static void leaves_state_a_restore_puts_back(struct kunit *test)
 {
-	struct rlimit nofile = start.nofile;
+	static char altstack[1 << 16];
+	const struct itimerval later = { .it_value = { 1000, 0 } };
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	sigset_t usr2;
 
+	note_process(test);
 	scribbled = 1;
 	kept = malloc(1 << 20);
 	KUNIT_ASSERT_NOT_NULL(test, kept);
 	signal(SIGUSR1, on_sigusr1);
-	setenv("FAIRTEST_SELFTEST_LEFTOVER", "1", 1);
+	/* first: a new variable would move the environment to the heap */
 	setenv("FAIRTEST_SELFTEST_ORIG", "changed", 1);
+	setenv("FAIRTEST_SELFTEST_LEFTOVER", "1", 1);
 	sigemptyset(&usr2);
 	sigaddset(&usr2, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &usr2, NULL);
-	raise(SIGUSR2);
-	alarm(1);
+	KUNIT_ASSERT_EQ(test, sigaltstack(&ss, NULL), 0);
+	alarm(1000);
+	KUNIT_ASSERT_EQ(test, setitimer(ITIMER_VIRTUAL, &later, NULL), 0);
 	umask(077);
 	KUNIT_ASSERT_EQ(test, chdir("/"), 0);
-	KUNIT_ASSERT_EQ(test, dup2(STDOUT_FILENO, LEFT_FD), LEFT_FD);
-	KUNIT_ASSERT_PTR_EQ(test, mmap(LEFT_MAPPED, 4096, PROT_READ,
-				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0),
-			    LEFT_MAPPED);
-	if (nofile.rlim_cur > LEFT_FD + 1) {
-		nofile.rlim_cur--;
-		KUNIT_ASSERT_EQ(test, setrlimit(RLIMIT_NOFILE, &nofile), 0);
-	}
-	KUNIT_ASSERT_EQ(test, setpriority(PRIO_PROCESS, 0, start.nice + 1), 0);
 	KUNIT_SUCCEED(test);
 }
 
 /*
- * Runs after leaves_state_behind, in the same worker when there is one
- * (run.sh runs this suite with --jobs 1). Expect none of its state: the
- * process as a fresh fork of the runner has it (or a crash by SIGALRM).
+ * Runs after leaves_state_a_restore_puts_back, in the same worker when
+ * there is one (run.sh runs this suite with --jobs 1 and checks that).
+ * Expect none of its state: the process as a fresh fork of the runner has it.
  */
 static void starts_clean(struct kunit *test)
 {
 	const char *env = getenv("FAIRTEST_SELFTEST_ORIG");
+	struct itimerval timer;
 	char cwd[PATH_MAX];
-	struct rlimit nofile;
 	sigset_t mask;
+	stack_t ss;
 	mode_t mode;
 
+	note_process(test);
 	KUNIT_EXPECT_EQ(test, scribbled, 0);
 	KUNIT_EXPECT_NULL(test, kept);
 	KUNIT_EXPECT_PTR_EQ(test, signal(SIGUSR1, SIG_DFL), SIG_DFL);
 	KUNIT_EXPECT_NULL(test, getenv("FAIRTEST_SELFTEST_LEFTOVER"));
 	KUNIT_EXPECT_STREQ(test, env ? env : "(unset)", start.env ? start.env : "(unset)");
-	KUNIT_EXPECT_EQ(test, alarm(0), 0);
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 	KUNIT_EXPECT_FALSE(test, sigismember(&mask, SIGUSR2));
-	sigpending(&mask);
-	KUNIT_EXPECT_FALSE(test, sigismember(&mask, SIGUSR2));
+	KUNIT_ASSERT_EQ(test, sigaltstack(NULL, &ss), 0);
+	KUNIT_EXPECT_TRUE(test, ss.ss_flags & SS_DISABLE);
+	KUNIT_EXPECT_EQ(test, alarm(0), 0);
+	KUNIT_ASSERT_EQ(test, getitimer(ITIMER_VIRTUAL, &timer), 0);
+	KUNIT_EXPECT_EQ(test, timer.it_value.tv_sec, 0);
 	mode = umask(0);
 	umask(mode);
 	KUNIT_EXPECT_EQ(test, mode, start.umask);
 	KUNIT_ASSERT_NOT_NULL(test, getcwd(cwd, sizeof(cwd)));
 	KUNIT_EXPECT_STREQ(test, cwd, start.cwd);
+}
+
+/*
+ * Each of the next cases leaves one thing a worker cannot put back.
+ * Expect each to pass, and (run.sh) the case after it to run in a new
+ * worker; starts_with_nothing_left checks that none of it is there.
+ */
+/* (a pending signal that kills would end the worker anyway, a moment later) */
+static void leaves_a_pending_signal(struct kunit *test)
+{
+	sigset_t usr2;
+
+	note_process(test);
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr2, NULL);
+	raise(SIGUSR2);
+}
+
+static void leaves_a_file_open(struct kunit *test)
+{
+	note_process(test);
+	KUNIT_EXPECT_EQ(test, dup2(STDOUT_FILENO, LEFT_FD), LEFT_FD);
+}
+
+static void leaves_a_mapping(struct kunit *test)
+{
+	note_process(test);
+	KUNIT_EXPECT_PTR_EQ(test, mmap(LEFT_MAPPED, 4096, PROT_READ,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0),
+			    LEFT_MAPPED);
+}
+
+static void leaves_a_lower_limit(struct kunit *test)
+{
+	struct rlimit nofile = start.nofile;
+
+	note_process(test);
+	nofile.rlim_cur--;
+	KUNIT_EXPECT_EQ(test, setrlimit(RLIMIT_NOFILE, &nofile), 0);
+}
+
+static void leaves_a_nicer_process(struct kunit *test)
+{
+	note_process(test);
+	KUNIT_EXPECT_EQ(test, setpriority(PRIO_PROCESS, 0, start.nice + 1), 0);
+}
+
+static void leaves_a_child(struct kunit *test)
+{
+	siginfo_t child;
+	pid_t pid;
+
+	note_process(test);
+	pid = fork();
+	if (!pid)
+		_exit(0);
+	KUNIT_ASSERT_GT(test, pid, 0);
+	/* ended, its SIGCHLD gone by, not reaped */
+	KUNIT_EXPECT_EQ(test, waitid(P_PID, pid, &child, WEXITED | WNOWAIT), 0);
+}
+
+static void leaves_a_posix_timer(struct kunit *test)
+{
+	struct sigevent none = { .sigev_notify = SIGEV_NONE };
+	timer_t timer;
+
+	note_process(test);
+	KUNIT_EXPECT_EQ(test, timer_create(CLOCK_MONOTONIC, &none, &timer), 0);
+}
+
+static void starts_with_nothing_left(struct kunit *test)
+{
+	siginfo_t child = { 0 };
+	struct rlimit nofile;
+	sigset_t pending;
+
+	note_process(test);
+	sigpending(&pending);
+	KUNIT_EXPECT_FALSE(test, sigismember(&pending, SIGUSR2));
 	KUNIT_EXPECT_EQ(test, fcntl(LEFT_FD, F_GETFD), -1);
 	KUNIT_EXPECT_EQ(test, msync(LEFT_MAPPED, 4096, MS_ASYNC), -1);
 	getrlimit(RLIMIT_NOFILE, &nofile);
 	KUNIT_EXPECT_EQ(test, nofile.rlim_cur, start.nofile.rlim_cur);
 	KUNIT_EXPECT_EQ(test, getpriority(PRIO_PROCESS, 0), start.nice);
+	KUNIT_EXPECT_EQ(test, waitid(P_ALL, 0, &child, WEXITED | WNOHANG | WNOWAIT), -1);
 }
 
 /*
- * Forks a child that fails the case (quietly) and returns from it, as a
- * careless test might. Expect the verdict of the case's own process, and
- * the child to end there, not to go on running cases as a second worker
+ * Forks a child that fails the case (quietly), arms a WARN for the case's
+ * end and returns from the case, as a careless test might. Expect the
+ * verdict of the case's own process, the child to end there, without the
+ * case's teardown, and not to go on running cases as a second worker
  * would (it would hold the runner's socket, and the next case might run
  * in it).
  */
@@ -209,32 +307,34 @@ static void forked_child_returns(struct kunit *test)
 
 	if (!pid) {
 		test->status = KUNIT_FAILURE;
+		pending_warn = "a child's teardown";
 		return;
 	}
 	KUNIT_ASSERT_GT(test, pid, 0);
-	while (waitpid(pid, NULL, WNOHANG) == 0 && waited++ < 1000)
+	while (waitpid(pid, NULL, WNOHANG) == 0 && waited++ < 10000)
 		nanosleep(&ms, NULL);
-	if (waited > 1000) {
+	if (waited > 10000) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
-		KUNIT_FAIL(test, "the case's child is still running a second later");
+		KUNIT_FAIL(test, "the case's child is still running ten seconds later");
 	}
-}
-
-/* Runs after forked_child_returns. Expect to run in a child of the runner. */
-static void runs_in_a_child_of_the_runner(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, getppid(), start.runner);
 }
 
 static struct kunit_case good_cases[] = {
 	KUNIT_CASE(passes),
 	KUNIT_CASE(mock_satisfied),
 	KUNIT_CASE(case_seed_is_stable),
-	KUNIT_CASE(leaves_state_behind),
+	KUNIT_CASE(leaves_state_a_restore_puts_back),
 	KUNIT_CASE(starts_clean),
+	KUNIT_CASE(leaves_a_pending_signal),
+	KUNIT_CASE(leaves_a_file_open),
+	KUNIT_CASE(leaves_a_mapping),
+	KUNIT_CASE(leaves_a_lower_limit),
+	KUNIT_CASE(leaves_a_nicer_process),
+	KUNIT_CASE(leaves_a_child),
+	KUNIT_CASE(leaves_a_posix_timer),
+	KUNIT_CASE(starts_with_nothing_left),
 	KUNIT_CASE(forked_child_returns),
-	KUNIT_CASE(runs_in_a_child_of_the_runner),
 	{}
 };
 
