@@ -377,6 +377,17 @@ static void finish_case(void)
 	}
 }
 
+/*
+ * Ends a child that the case (or its suite's init or exit) forked and did
+ * not end, before it runs the case's teardown or gives a verdict: both
+ * are the case's own process's.
+ */
+static void end_if_forked(void)
+{
+	if (getpid() != cur.pid)
+		_exit(0);
+}
+
 static int cm_setup(void **state)
 {
 	int rc = 0;
@@ -401,9 +412,7 @@ static void cm_test(void **state)
 	default_crash_signals();
 	if (!cur.init_failed)
 		cur.kcase->run_case(&cur.test);
-	/* a child the case forked and did not end: the case is its parent's */
-	if (getpid() != cur.pid)
-		_exit(0);
+	end_if_forked();
 }
 
 static int cm_teardown(void **state)
@@ -458,9 +467,7 @@ static void run_one(struct kunit_suite *suite, const struct kunit_case *kcase,
 		if (suite->suite_exit)
 			suite->suite_exit(suite);
 	}
-	/* the same, forked by a suite's init or exit */
-	if (getpid() != cur.pid)
-		_exit(0);
+	end_if_forked();
 	v.status = cur.test.status;
 	memcpy(v.comment, cur.test.status_comment, sizeof(v.comment));
 	/* _exit() skips gcov's exit handler: write --coverage counters here. */
@@ -578,7 +585,7 @@ static bool start_worker(const struct result *all, struct worker *w)
 	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	w->pid = 0;
-	fprintf(stderr, "fairtest: a worker cannot save its state here; one process per case\n");
+	fprintf(stderr, "fairtest: no worker could start here (its snapshot or close_range() failed); one process per case\n");
 	return false;
 }
 

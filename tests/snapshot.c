@@ -9,11 +9,11 @@
  * copied to the heap for that) but the stack, which holds the worker loop
  * itself, and the kernel's rseq area, which the kernel owns; and the
  * process state a case may change and a restore can set back: signal
- * actions, mask and stack, interval timers, umask, cwd. The heap is first grown and
- * touched, and malloc told to keep it and never to use mmap, so that no
- * case maps memory that a restore would not see, and none faults on pages
- * a former case already touched: the faults and the fork that a process
- * per case costs are what this saves. What cannot be set back (a mapping,
+ * actions, mask and stack, interval timers, umask, cwd. The heap is first
+ * grown and touched, and malloc told to keep it and never to use mmap, so
+ * that no case maps memory that a restore would not see, and none faults
+ * on pages a former case already touched: the faults and the fork that a
+ * process per case costs are what this saves. What cannot be set back (a mapping,
  * a file descriptor, a POSIX timer or a child a case left, a pending
  * signal, a lowered limit, its CPU affinity, nice level, policy, process
  * group or session) is compared, and if it differs the worker ends and a
