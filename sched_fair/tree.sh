@@ -106,33 +106,15 @@ if [ "${1:-}" = --unpack ]; then
 fi
 
 
-# The archive's suites that serve linux-source-*, with the URI the system's
-# own apt sources use for Debian (deb.debian.org when none is found).
-debian_uri() {
-	grep -rhoE '^(deb |URIs:)[^#]*https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
-		grep -oE 'https?://[^ ]+/debian/?' | grep -v security | head -n 1 | sed 's|/$||'
-}
+. "$(dirname "$0")/apt.sh"
 
 fetch() {
-	state=$cache/apt
-	uri=$(debian_uri)
-	uri=${uri:-http://deb.debian.org/debian}
-	mkdir -p "$state/lists/partial" "$state/archives/partial" "$state/cache" "$cache/debs"
-	{
-		for suite in bookworm bookworm-backports trixie trixie-backports sid; do
-			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main"
-		done
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${uri%/debian}/debian-security bookworm-security main"
-	} >"$state/sources.list"
-	set -- -o Dir::Etc::sourcelist="$state/sources.list" -o Dir::Etc::sourceparts=- \
-		-o Dir::State::Lists="$state/lists" -o Dir::Cache="$state/cache" \
-		-o Dir::Cache::Archives="$state/archives" -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+	apt_private_update
 	echo "fairtest: asking Debian's archive for the newest $pkg" >&2
-	apt-get "$@" -qq update >&2 || die "could not read Debian's package lists ($uri); check the network or set KSRC to an unpacked tree"
-	version=$(apt-cache "$@" policy "$pkg" 2>/dev/null | sed -n 's/^  Candidate: //p')
+	version=$(apt_private apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^  Candidate: //p')
 	[ -n "$version" ] && [ "$version" != "(none)" ] ||
 		die "Debian serves no $pkg; KVER must name a served series (6.12, 7.2, 7.3), or set KSRC"
-	(cd "$cache/debs" && apt-get "$@" -qq download "$pkg=$version" >&2) ||
+	(cd "$cache/debs" && apt_private apt-get -qq download "$pkg=$version" >&2) ||
 		die "could not download $pkg $version; check the network or set KSRC to an unpacked tree"
 	deb=$(ls "$cache/debs/${pkg}_"*"_all.deb" | grep -F "$(echo "$version" | sed 's/:/%3a/')" | head -n 1)
 	tarball="dpkg-deb --fsys-tarfile $deb | tar -xO ./usr/src/$pkg.tar.xz"

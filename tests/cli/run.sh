@@ -67,6 +67,9 @@ start=$(date +%s)
 expect_error "pre-EEVDF tree" "has no EEVDF.*oldest tree fairtest supports is 6.12" make -s -C "$top" build KSRC="$out/cfs"
 [ $(( $(date +%s) - start )) -le 2 ] && ok "pre-EEVDF tree refused within a second or two" ||
 	bad "pre-EEVDF tree took $(( $(date +%s) - start )) s to refuse"
+# A tree of one's own has no Debian image; the one-line answer says what to do.
+expect_error "kernel image of a non-Debian tree" "is not a Debian linux-source tree.*build its kernel" \
+	"$top/sched_fair/kimage.sh" "$out/notatree"
 expect_error "KVER not a series" "is not a kernel series" make -s -C "$top" build KVER=banana
 expect_error "KVER of a CFS series" "KVER=6.1 has no EEVDF.*oldest tree fairtest supports is 6.12" make -s -C "$top" build KVER=6.1
 expect_error "unknown profile" "unknown PROFILE" make -s -C "$top" build PROFILE=nosuch
