@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""
+Debian's rt-app as the judge of our workload files. Every file fairsim
+accepts (fixtures/workloads/, tests/sim/cases/) must run under the real
+rt-app for a second; every file fairsim refuses (tests/sim/bad/) must be
+refused by rt-app, or break a rule rt-app's own tutorial.txt states, as
+its "// rt-app:" line says:
+
+  // rt-app: refuses: REGEX     rt-app exits non-zero, its output matches
+  // rt-app: hangs: WHY          rt-app takes it and is still running a
+                                 second after its one-second run
+  // rt-app: erratic: WHY        rt-app takes it, then fails or not from
+                                 run to run: its exit is printed
+  // rt-app: documents: PHRASE   PHRASE is in rt-app's tutorial.txt
+  // rt-app: runs: WHY           rt-app runs it; fairsim refuses it (WHY)
+  // rt-app: limit: WHY          not run: a limit of fairsim's (WHY)
+
+The last two are neither, and are printed as such. An accepted file
+carries "refuses" or "hangs" where Debian's rt-app 1.0 does not run it,
+with the reason; otherwise rt-app must run it and end. Each file is
+first made what workgen would hand rt-app (repeated keys numbered, a
+bare or empty "suspend" given its thread's name), with the run cut to a
+second, an accepted file's CPUs taken modulo the host's (rt-app refuses
+a CPU the host lacks), calibration fixed (no 12 s calibration; run
+events burn about a hundredth of their time: acceptance is judged here, not
+timing) and logs in a temporary directory. Keys that rt-app's
+tutorial.txt never names are listed (rt-app 1.0 ignores most of them:
+fork, taskgroup, fairsim's pipe_* and pipe_capacity, a resource's
+"target").
+Needs root (the files use negative nice values): skips, saying so,
+otherwise. Prints "rtapp: N passed, N failed, N skipped" last.
+
+usage: tests/sim/rtapp.py TOP [JOBS]
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+TUTORIAL = '/usr/share/doc/rt-app/tutorial.txt'
+SECONDS = 1
+SLOW = 5
+GRACE = 60
+
+
+def plain(text):
+	"""Comments and trailing commas out, a bare "suspend" key given "" as workgen does."""
+	out, i, n = [], 0, len(text)
+	while i < n:
+		c = text[i]
+		if text.startswith('//', i):
+			i = text.find('\n', i)
+			i = n if i < 0 else i
+		elif text.startswith('/*', i):
+			i = text.find('*/', i + 2)
+			i = n if i < 0 else i + 2
+		elif c == '"':
+			j = i + 1
+			while j < n and text[j] != '"':
+				j += 2 if text[j] == '\\' else 1
+			word = text[i:j + 1]
+			out.append(word)
+			i = j + 1
+			k = len(text) - len(text[i:].lstrip())
+			if word.startswith('"suspend') and k < n and text[k] in ',}' and \
+			   ''.join(out[:-1]).rstrip()[-1:] in ('{', ','):
+				out.append(': ""')
+		elif c == ',':
+			rest = re.match(r'(\s|//[^\n]*\n|/\*.*?\*/)*', text[i + 1:], re.S)
+			j = i + 1 + rest.end()
+			if j >= n or text[j] not in '}]':
+				out.append(c)
+			i += 1
+		else:
+			out.append(c)
+			i += 1
+	return ''.join(out)
+
+
+def unique(pairs):
+	"""workgen's numbering of a repeated key: "run", "run1", ..."""
+	obj, seen = {}, set()
+	for k, v in pairs:
+		key, n = k, 1
+		while key in seen:
+			key, n = '%s%d' % (k, n), n + 1
+		seen.add(key)
+		obj[key] = v
+	return obj
+
+
+def threads(path):
+	"""The threads rt-app starts for the file at once."""
+	try:
+		w = json.loads(plain(open(path).read()), object_pairs_hook=unique)
+		return sum(max(t.get('instance', 1), 0) for t in w['tasks'].values())
+	except (ValueError, KeyError, AttributeError, TypeError):
+		return 0
+
+
+def for_rtapp(path, logdir, accepted, seconds=SECONDS):
+	"""The file as workgen would pass it, cut to a second; None if not JSON."""
+	try:
+		w = json.loads(plain(open(path).read()), object_pairs_hook=unique)
+	except ValueError:
+		return None
+	for name, t in (w.get('tasks') or {}).items():
+		for obj in [t] + list((t.get('phases') or {}).values() if isinstance(t, dict) else []):
+			if not isinstance(obj, dict):
+				continue
+			for k, v in obj.items():
+				if k.startswith('suspend') and v == '':
+					obj[k] = name
+				if k == 'cpus' and accepted and isinstance(v, list):
+					obj[k] = sorted({c % os.cpu_count() for c in v if isinstance(c, int)})
+	g = w.setdefault('global', {})
+	if isinstance(g, dict):
+		g['duration'] = seconds
+		g.update(calibration=10000, logdir=logdir, log_size='disable', ftrace=False, gnuplot=False)
+	return json.dumps(w, indent=1)
+
+
+def undocumented(path, tutorial):
+	"""Keys of the file that rt-app's tutorial.txt does not name."""
+	keys = set()
+	for m in re.finditer(r'"([A-Za-z_][\w-]*)"\s*:', plain(open(path).read())):
+		keys.add(re.sub(r'[0-9#]+$', '', m.group(1)))
+	try:
+		w = json.loads(plain(open(path).read()), object_pairs_hook=unique)
+		names = set(w.get('tasks', {})) | set(w.get('resources', {}) or {})
+		for t in w.get('tasks', {}).values():
+			names |= set(t.get('phases', {}) or {})
+	except (ValueError, AttributeError):
+		names = set()
+	keys -= {re.sub(r'[0-9#]+$', '', x) for x in names}
+	return sorted(k for k in keys if not re.search(r'\b%s\b' % re.escape(k), tutorial))
+
+
+def claim(path):
+	for line in open(path):
+		m = re.match(r'\s*(//|\*)\s*rt-app: (refuses|hangs|erratic|documents|runs|limit): (.*\S)', line)
+		if m:
+			return m.group(2), m.group(3)
+	return None, None
+
+
+def run_rtapp(path, work, accepted, grace, seconds=SECONDS):
+	"""rt-app on the file; (exit code or 'hung', output)."""
+	text = for_rtapp(path, work, accepted, seconds)
+	src = path
+	if text is not None:
+		src = os.path.join(work, 'w.json')
+		with open(src, 'w') as f:
+			f.write(text)
+	try:
+		p = subprocess.run(['rt-app', src], cwd=work, stdout=subprocess.PIPE,
+				   stderr=subprocess.STDOUT, timeout=seconds + grace)
+		return p.returncode, p.stdout.decode(errors='replace')
+	except subprocess.TimeoutExpired as e:
+		return 'hung', (e.output or b'').decode(errors='replace')
+
+
+def judge(path, rel, accepted, tutorial, tmp):
+	kind, what = claim(path)
+	if kind == 'documents':
+		said = ' '.join(what.split())
+		if said in ' '.join(tutorial.split()):
+			return True, 'rt-app\'s tutorial.txt: "%s"' % said
+		return False, 'no "%s" in %s' % (said, TUTORIAL)
+	if kind == 'limit':
+		return True, 'not run, neither refused by rt-app nor against its rules: fairsim\'s limit: ' + what
+	work = tempfile.mkdtemp(dir=tmp)
+	rc, out = run_rtapp(path, work, accepted, 1 if kind == 'hangs' else GRACE)
+	slow = ''
+	if kind in (None, 'runs') and (rc == 'hung' or (rc != 0 and rc < 0)) and \
+	   out.count('starting thread') < threads(path):
+		# rt-app 1.0 can crash or stall when its run ends before it
+		# has started every thread (hundreds, on a loaded machine)
+		slow = ' (rt-app 1.0 %s ending a %d s run before its %d threads had started; ' \
+		       'run again for %d s)' % ('stalled' if rc == 'hung' else 'died of signal %d' % -rc,
+						 SECONDS, threads(path), SLOW)
+		rc, out = run_rtapp(path, work, accepted, GRACE, SLOW)
+	errors = [l.strip() for l in out.splitlines() if '<crit>' in l or '<error>' in l]
+	if kind == 'refuses':
+		if rc not in (0, 'hung') and re.search(what, out):
+			return True, 'rt-app refuses it: %s' % (errors or ['exit %s' % rc])[0]
+		return False, 'rt-app was to refuse it (%s) but: exit %s %s' % (what, rc, errors[:1])
+	if kind == 'hangs':
+		if rc == 'hung':
+			return True, 'rt-app takes it and has not ended a second after its run: %s' % what
+		return False, 'rt-app was to hang (%s) but: exit %s %s' % (what, rc, errors[:1])
+	if kind == 'erratic':
+		return rc != 'hung', 'rt-app took it and ended with exit %s this time: %s' % (rc, what)
+	if rc != 0 or errors:
+		return False, 'rt-app: exit %s %s' % (rc, ' | '.join(errors[:2]) or out[-200:].strip())
+	ign = undocumented(path, tutorial)
+	note = ' (keys its tutorial.txt does not name: %s)' % ', '.join(ign) if ign else ''
+	if kind == 'runs':
+		return True, 'rt-app runs it%s%s; neither refused by rt-app nor against its rules: ' \
+			'fairsim refuses it: %s' % (note, slow, what)
+	if not accepted:
+		return False, 'rt-app runs it: refuse it for a rule rt-app documents, or say why'
+	return True, 'rt-app runs it for %d s%s%s' % (SECONDS, note, slow)
+
+
+def main():
+	top = os.path.abspath(sys.argv[1])
+	jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 6
+	files = [(f, True) for f in sorted(glob.glob(top + '/fixtures/workloads/*.json')) +
+		 sorted(glob.glob(top + '/tests/sim/cases/*.json'))]
+	files += [(f, False) for f in sorted(glob.glob(top + '/tests/sim/bad/*.json'))]
+	why = None
+	if not shutil.which('rt-app') or not os.path.exists(TUTORIAL):
+		why = 'rt-app is not installed (sched_fair/deps.sh installs Debian\'s rt-app)'
+	elif os.geteuid() != 0:
+		why = 'not root: rt-app cannot set the files\' negative nice values'
+	if why:
+		print('ok - rt-app judges our workload files # SKIP %s' % why)
+		print('rtapp: 0 passed, 0 failed, 1 skipped')
+		return 0
+	tutorial = open(TUTORIAL).read()
+	tmp = tempfile.mkdtemp(prefix='fairtest-rtapp.')
+	try:
+		with ThreadPoolExecutor(jobs) as ex:
+			res = list(ex.map(lambda fa: judge(fa[0], os.path.relpath(fa[0], top), fa[1],
+							  tutorial, tmp), files))
+	finally:
+		shutil.rmtree(tmp, ignore_errors=True)
+	fails = 0
+	for (f, accepted), (ok, why) in zip(files, res):
+		what = ('accepted' if accepted else 'refused') + ' ' + os.path.relpath(f, top)
+		print('%s - rt-app, %s: %s' % ('ok' if ok else 'not ok', what, why))
+		fails += not ok
+	print('rtapp: %d passed, %d failed, 0 skipped' % (len(files) - fails, fails))
+	return 1 if fails else 0
+
+
+if __name__ == '__main__':
+	sys.exit(main())
