@@ -28,8 +28,9 @@ timing) and logs in a temporary directory. Keys that rt-app's
 tutorial.txt never names are listed (rt-app 1.0 ignores most of them:
 fork, taskgroup, fairsim's pipe_* and pipe_capacity, a resource's
 "target").
-Needs root (the files use negative nice values): skips, saying so,
-otherwise. Prints "rtapp: N passed, N failed, N skipped" last.
+One more check backs the line fairsim prints for a pre-1.0 signal
+"target" (followed by fairsim, ignored by rt-app 1.0). Needs root (the
+files use negative nice values): skips, saying so, otherwise. Prints "rtapp: N passed, N failed, N skipped" last.
 
 usage: tests/sim/rtapp.py TOP [JOBS]
 """
@@ -209,6 +210,32 @@ def judge(path, rel, accepted, tutorial, tmp):
 	return True, 'rt-app runs it for %d s%s%s' % (SECONDS, note, slow)
 
 
+def loops_of(path, task, tmp):
+	"""The loops rt-app logs for @task of the file in its one second."""
+	work = tempfile.mkdtemp(dir=tmp)
+	w = json.loads(for_rtapp(path, work, True))
+	del w['global']['log_size']	# the default: logged at the end
+	with open(os.path.join(work, 'w.json'), 'w') as f:
+		json.dump(w, f)
+	subprocess.run(['rt-app', 'w.json'], cwd=work, stdout=subprocess.DEVNULL,
+		       stderr=subprocess.DEVNULL, timeout=SECONDS + GRACE)
+	log = glob.glob(os.path.join(work, '*-%s-*.log' % task))
+	return sum(1 for l in open(log[0]) if not l.startswith('#')) if log else -1
+
+
+def target_ignored(top, tmp):
+	"""
+	fairsim follows a pre-1.0 signal's "target" and says that rt-app 1.0
+	does not: cases/old_signal.json is cases/cond.json with the signal
+	declared with a target. Expect B to log loops under cond.json and none
+	under old_signal.json, its waiter never woken.
+	"""
+	cases = os.path.join(top, 'tests/sim/cases')
+	old, new = (loops_of(os.path.join(cases, f), 'b', tmp) for f in ('old_signal.json', 'cond.json'))
+	return old == 0 and new > 0, 'rt-app 1.0 ignores a signal\'s "target": b logs %d loops ' \
+		'in old_signal.json, %d in cond.json' % (old, new)
+
+
 def main():
 	top = os.path.abspath(sys.argv[1])
 	jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 6
@@ -228,8 +255,10 @@ def main():
 	tmp = tempfile.mkdtemp(prefix='fairtest-rtapp.')
 	try:
 		with ThreadPoolExecutor(jobs) as ex:
+			target = ex.submit(target_ignored, top, tmp)
 			res = list(ex.map(lambda fa: judge(fa[0], os.path.relpath(fa[0], top), fa[1],
 							  tutorial, tmp), files))
+			target = target.result()
 	finally:
 		shutil.rmtree(tmp, ignore_errors=True)
 	fails = 0
@@ -237,7 +266,9 @@ def main():
 		what = ('accepted' if accepted else 'refused') + ' ' + os.path.relpath(f, top)
 		print('%s - rt-app, %s: %s' % ('ok' if ok else 'not ok', what, why))
 		fails += not ok
-	print('rtapp: %d passed, %d failed, 0 skipped' % (len(files) - fails, fails))
+	print('%s - %s' % ('ok' if target[0] else 'not ok', target[1]))
+	fails += not target[0]
+	print('rtapp: %d passed, %d failed, 0 skipped' % (len(files) + 1 - fails, fails))
 	return 1 if fails else 0
 
 
