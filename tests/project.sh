@@ -32,8 +32,9 @@ sim=$(sed -n 's/^sim: //p' "$obj/sim.log")
 sed 's/^\(not \)*ok - /&asan: /' "$obj/sim-asan.log"
 sim="$sim, $(sed -n 's/^sim: //p' "$obj/sim-asan.log")"
 # Debian's rt-app as the judge of the workload files: a second of each
-# file fairsim accepts, the rule or refusal behind each it refuses.
-"$top/tests/sim/rtapp.py" "$top" >"$obj/rtapp.log" 2>&1 || failed=1
+# file fairsim accepts, the rule or refusal behind each it refuses, and
+# fairsim on each example of rt-app's that rt-app runs.
+"$top/tests/sim/rtapp.py" "$top" 6 "$obj/fairsim" >"$obj/rtapp.log" 2>&1 || failed=1
 cat "$obj/rtapp.log"
 sim="$sim, $(sed -n 's/^rtapp: //p' "$obj/rtapp.log")"
 

@@ -32,7 +32,12 @@ One more check backs the line fairsim prints for a pre-1.0 signal
 "target" (followed by fairsim, ignored by rt-app 1.0). Needs root (the
 files use negative nice values): skips, saying so, otherwise. Prints "rtapp: N passed, N failed, N skipped" last.
 
-usage: tests/sim/rtapp.py TOP [JOBS]
+With FAIRSIM given, the other way round too: every example Debian's
+rt-app ships (/usr/share/doc/rt-app/examples) that rt-app runs, fairsim
+runs for a second on 8 CPUs, or refuses only for having no task of the
+fair class left (SCHED_FIFO-only examples), with the line naming them.
+
+usage: tests/sim/rtapp.py TOP [JOBS [FAIRSIM]]
 """
 import glob
 import json
@@ -236,9 +241,30 @@ def target_ignored(top, tmp):
 		'in old_signal.json, %d in cond.json' % (old, new)
 
 
+EXAMPLES = '/usr/share/doc/rt-app/examples'
+
+
+def example(path, fairsim, tmp):
+	"""An example rt-app runs must run under fairsim: (ok, why) or None."""
+	work = tempfile.mkdtemp(dir=tmp)
+	rc, out = run_rtapp(path, work, True, GRACE)
+	if rc != 0 or '<crit>' in out or '<error>' in out:
+		return None	# rt-app does not run it either (merge/ fragments)
+	p = subprocess.run([fairsim, '--quiet', '--cpus', '8', '--duration', str(SECONDS), path],
+			   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
+	err = p.stderr.decode(errors='replace').strip()
+	if p.returncode == 0:
+		return True, 'rt-app and fairsim run it%s' % ('; fairsim said: ' + err if err else '')
+	if p.returncode == 1 and 'no task of the fair class is left to run' in err and '\n' not in err:
+		return True, 'rt-app runs it; fairsim runs only the fair class: ' + err
+	return False, 'rt-app runs it, fairsim (exit %d): %s' % (p.returncode, err[:300])
+
+
 def main():
 	top = os.path.abspath(sys.argv[1])
 	jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 6
+	fairsim = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
+	examples = sorted(glob.glob(EXAMPLES + '/**/*.json', recursive=True)) if fairsim else []
 	files = [(f, True) for f in sorted(glob.glob(top + '/fixtures/workloads/*.json')) +
 		 sorted(glob.glob(top + '/tests/sim/cases/*.json'))]
 	files += [(f, False) for f in sorted(glob.glob(top + '/tests/sim/bad/*.json'))]
@@ -256,9 +282,11 @@ def main():
 	try:
 		with ThreadPoolExecutor(jobs) as ex:
 			target = ex.submit(target_ignored, top, tmp)
+			shipped = [ex.submit(example, f, fairsim, tmp) for f in examples]
 			res = list(ex.map(lambda fa: judge(fa[0], os.path.relpath(fa[0], top), fa[1],
 							  tutorial, tmp), files))
 			target = target.result()
+			shipped = [x.result() for x in shipped]
 	finally:
 		shutil.rmtree(tmp, ignore_errors=True)
 	fails = 0
@@ -268,7 +296,14 @@ def main():
 		fails += not ok
 	print('%s - %s' % ('ok' if target[0] else 'not ok', target[1]))
 	fails += not target[0]
-	print('rtapp: %d passed, %d failed, 0 skipped' % (len(files) + 1 - fails, fails))
+	checks = len(files) + 1
+	for f, r in zip(examples, shipped):
+		if r:
+			print('%s - rt-app\'s example %s: %s' % ('ok' if r[0] else 'not ok',
+							       os.path.relpath(f, EXAMPLES), r[1]))
+			checks += 1
+			fails += not r[0]
+	print('rtapp: %d passed, %d failed, 0 skipped' % (checks - fails, fails))
 	return 1 if fails else 0
 
 
