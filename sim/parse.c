@@ -159,7 +159,7 @@ static const struct {
 static const char *const ignored_events[] = { "mem", "iorun" };
 static const char *const ignored_props[] = {
 	"dl-period", "dl-deadline", "period", "deadline", "util_min", "util_max",
-	"hold_ns",
+	"hold_ns", "nodes_membind",
 };
 
 struct ctx {

@@ -212,7 +212,7 @@ run idle_islands 2 && expect "with balancing (mc-2) the idle CPU pulls: < 10 eve
 # children, and give every task run time.
 run every_event 4 && expect "every event kind runs; ignored keys and the RT task are named" \
 	"$out/every_event.json" \
-	"r['ignored'] == ['calibration', 'logdir', 'resources', 'mem'] and \
+	"r['ignored'] == ['calibration', 'logdir', 'resources', 'mem', 'nodes_membind'] and \
 	 r['left_out'] == ['rt (SCHED_FIFO)'] and \
 	 sum(1 for x in r['tasks'] if x['task'] == 'child') == 3 and \
 	 all(x['runtime_ns'] > 0 for x in r['tasks']) and \
