@@ -4,7 +4,8 @@
 # Install the Debian packages fairtest needs, only those that are missing,
 # with sudo when not root. Extra package names may be given as arguments.
 set -eu
-need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 7zip $*"
+# rt-app: make test runs the workload files under the real one (tests/sim/rtapp.py).
+need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 7zip rt-app $*"
 # This runs before every make check: once all were found, that answer holds
 # until dpkg's database next changes.
 cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}

@@ -17,6 +17,18 @@
 #include "sim.h"
 
 static const char *file;
+/* global.default_policy: the policy of a task that names none */
+static char default_policy[32];
+
+/*
+ * rt-app before 1.0 declared signals in "resources" and named them in the
+ * events: "trig0" : { "type" : "signal", "target" : "wait0" } makes
+ * "signal" : "trig0" wake the waiters of "wait0". Those pairs, by name.
+ */
+static struct target {
+	char name[SIM_NAME_LEN], target[SIM_NAME_LEN];
+} *targets;
+static int nr_targets;
 
 static int fail(const char *fmt, ...)
 {
@@ -72,8 +84,12 @@ static int get_int(json_object *v, const char *what, long long lo, long long hi,
 	return 0;
 }
 
-/* A duration in microseconds, > 0, that fits the clock in nanoseconds. */
-static int get_us(json_object *v, const char *what, ft_u64 *ns)
+/*
+ * A duration in microseconds that fits the clock in nanoseconds; > 0
+ * unless @zero_ok (rt-app takes a 0 us run, sleep or timer period as a
+ * no-op: its template.json carries "sleep" : 0).
+ */
+static int get_us(json_object *v, const char *what, ft_u64 *ns, bool zero_ok)
 {
 	long long us;
 
@@ -82,8 +98,8 @@ static int get_us(json_object *v, const char *what, ft_u64 *ns)
 			    json_object_to_json_string(v));
 	errno = 0;
 	us = json_object_get_int64(v);
-	if (us <= 0)
-		return fail("%s is %lld us; it must be > 0", what, us);
+	if (us < 0 || (!us && !zero_ok))
+		return fail("%s is %lld us; it must be %s", what, us, zero_ok ? ">= 0" : "> 0");
 	if (errno || (ft_u64)us > SIM_MAX_NS / 1000)
 		return fail("%s is %s us, which overflows the clock (at most %llu us)", what,
 			    json_object_to_json_string(v), SIM_MAX_NS / 1000);
@@ -143,7 +159,7 @@ static const struct {
 static const char *const ignored_events[] = { "mem", "iorun" };
 static const char *const ignored_props[] = {
 	"dl-period", "dl-deadline", "period", "deadline", "util_min", "util_max",
-	"hold_ns",
+	"hold_ns", "nodes_membind",
 };
 
 struct ctx {
@@ -153,7 +169,28 @@ struct ctx {
 	char where[2 * SIM_NAME_LEN + 16];
 	int nr_cpus;
 	bool left_out;
+	bool rt;		/* the task's policy is not the fair class's */
+	int zero;		/* events of 0 us dropped from this phase */
 };
+
+static bool rt_policy(const char *p)
+{
+	return !strcmp(p, "SCHED_FIFO") || !strcmp(p, "SCHED_RR") || !strcmp(p, "SCHED_DEADLINE");
+}
+
+static bool known_policy(const char *p)
+{
+	return rt_policy(p) || !strcmp(p, "SCHED_OTHER") || !strcmp(p, "SCHED_IDLE");
+}
+
+/* The waiters a signal or broad named @name wakes: its target, if declared. */
+static const char *signal_target(const char *name)
+{
+	for (int i = 0; i < nr_targets; i++)
+		if (!strcmp(targets[i].name, name))
+			return targets[i].target;
+	return name;
+}
 
 static int name_arg(struct ctx *c, const char *ev, json_object *v, const char **out)
 {
@@ -176,8 +213,10 @@ static int add_event(struct ctx *c, enum sim_ev_kind kind, const char *key, json
 	case SIM_RUN:
 	case SIM_RUNTIME:
 	case SIM_SLEEP:
-		if (get_us(v, what, &e.ns))
+		if (get_us(v, what, &e.ns, true))
 			return -1;
+		if (!e.ns)
+			return c->zero++, 0;	/* a no-op, as in rt-app */
 		break;
 	case SIM_TIMER:
 		if (!json_object_is_type(v, json_type_object))
@@ -187,7 +226,7 @@ static int add_event(struct ctx *c, enum sim_ev_kind kind, const char *key, json
 		e.res = resource(w, get_str(x), SIM_RES_TIMER);
 		if (!json_object_object_get_ex(v, "period", &x))
 			return fail("%s has no \"period\" (us)", what);
-		if (get_us(x, what, &e.ns))
+		if (get_us(x, what, &e.ns, true))
 			return -1;
 		if (json_object_object_get_ex(v, "mode", &x)) {
 			name = get_str(x);
@@ -195,6 +234,8 @@ static int add_event(struct ctx *c, enum sim_ev_kind kind, const char *key, json
 				return fail("%s: mode must be \"relative\" or \"absolute\"", what);
 			e.absolute = !strcmp(name, "absolute");
 		}
+		if (!e.ns)
+			return c->zero++, 0;	/* never waits, as in rt-app */
 		break;
 	case SIM_LOCK:
 	case SIM_UNLOCK:
@@ -206,7 +247,7 @@ static int add_event(struct ctx *c, enum sim_ev_kind kind, const char *key, json
 	case SIM_BROAD:
 		if (name_arg(c, key, v, &name))
 			return -1;
-		e.res = resource(w, name, SIM_RES_COND);
+		e.res = resource(w, signal_target(name), SIM_RES_COND);
 		w->res[e.res].wakers++;
 		break;
 	case SIM_WAIT:
@@ -286,8 +327,7 @@ static int policy(struct ctx *c, json_object *v, bool thread)
 			ignore(c->w, "policy (per phase: a policy change of a running task)");
 		return 0;
 	}
-	if (!strcmp(p, "SCHED_FIFO") || !strcmp(p, "SCHED_RR") ||
-	    !strcmp(p, "SCHED_DEADLINE")) {
+	if (rt_policy(p)) {
 		c->left_out = true;
 		char item[2 * SIM_NAME_LEN];
 
@@ -342,6 +382,11 @@ static int property(struct ctx *c, const char *k, json_object *v, bool thread, b
 			c->def->loop = n;
 		else
 			ph->loop = n;
+	} else if (!strcmp(k, "priority") && c->rt) {
+		/* an RT priority; the task is left out */
+		snprintf(what, sizeof(what), "%s: priority (an RT task's)", c->where);
+		if (get_int(v, what, 0, 99, &n))
+			return -1;
 	} else if (!strcmp(k, "priority")) {
 		snprintf(what, sizeof(what), "%s: priority (a SCHED_OTHER task's nice)", c->where);
 		if (get_int(v, what, -20, 19, &n))
@@ -353,7 +398,7 @@ static int property(struct ctx *c, const char *k, json_object *v, bool thread, b
 	} else if (!strcmp(k, "dl-runtime")) {
 		/* on SCHED_OTHER this is sched_attr.sched_runtime: the slice */
 		snprintf(what, sizeof(what), "%s: dl-runtime", c->where);
-		if (get_us(v, what, &ns))
+		if (get_us(v, what, &ns, false))
 			return -1;
 		if (thread)
 			c->def->slice_ns = ns;
@@ -435,16 +480,37 @@ static struct sim_phase *new_phase(struct sim_def *d, const char *name)
 	return &d->ph[d->nr_ph++];
 }
 
-static int read_thread(struct sim_workload *w, const char *name, json_object *t, int nr_cpus)
+static bool defined(struct sim_workload *w, const char *name)
+{
+	for (int i = 0; i < w->nr_defs; i++)
+		if (!strcmp(w->defs[i].name, name))
+			return true;
+	return false;
+}
+
+/* A phase whose events all took 0 us would spin at one instant. */
+static int phase_events(struct ctx *c)
+{
+	if (c->ph->nr_ev)
+		return 0;
+	if (c->zero)
+		return fail("%s: its events all take 0 us; it would spin at one instant", c->where);
+	return fail("%s has no events; give it at least a run or a sleep", c->where);
+}
+
+static int read_thread(struct sim_workload *w, const char *key, json_object *t, int nr_cpus)
 {
 	struct ctx c = { .w = w, .nr_cpus = nr_cpus };
+	char name[SIM_NAME_LEN + 16];
+	const char *pol = default_policy;
 	struct sim_def *d;
 	json_object *v, *phases = NULL;
 	long long n;
 
-	for (int i = 0; i < w->nr_defs; i++)
-		if (!strcmp(w->defs[i].name, name))
-			return fail("task '%s' is defined twice", name);
+	/* a name used twice gets a number, as workgen gives it: "a", "a1" */
+	snprintf(name, sizeof(name), "%s", key);
+	for (int i = 1; defined(w, name); i++)
+		snprintf(name, sizeof(name), "%s%d", key, i);
 	if (strlen(name) >= SIM_NAME_LEN)
 		return fail("task name '%s' is too long (at most %d characters)", name, SIM_NAME_LEN - 1);
 	if (!json_object_is_type(t, json_type_object))
@@ -457,6 +523,17 @@ static int read_thread(struct sim_workload *w, const char *name, json_object *t,
 	strcpy(d->name, name);
 	c.def = d;
 	snprintf(c.where, sizeof(c.where), "task '%s'", name);
+	if (json_object_object_get_ex(t, "policy", &v) && get_str(v))
+		pol = get_str(v);
+	c.rt = rt_policy(pol);
+	if (pol == default_policy && c.rt) {
+		char item[2 * SIM_NAME_LEN + 32];
+
+		snprintf(item, sizeof(item), "%s (%s by default_policy)", name, pol);
+		note(w->left_out, sizeof(w->left_out), item);
+		c.left_out = true;
+	}
+	d->sched_idle = !strcmp(pol, "SCHED_IDLE");
 
 	if (json_object_object_get_ex(t, "instance", &v)) {
 		if (get_int(v, "instance", 0, 1LL << 30, &n))
@@ -487,15 +564,17 @@ static int read_thread(struct sim_workload *w, const char *name, json_object *t,
 			if (!json_object_is_type(p, json_type_object))
 				return fail("%s: phase '%s' must be an object", c.where, k);
 			c.ph = new_phase(d, k);
+			c.zero = 0;
 			snprintf(c.where, sizeof(c.where), "task '%s' phase '%s'", name, k);
-			if (read_events(&c, p, false))
+			if (read_events(&c, p, false) || phase_events(&c))
 				return -1;
-			if (!c.ph->nr_ev)
-				return fail("%s has no events; give it at least a run or a sleep", c.where);
 		}
 	}
-	if (!d->nr_ph || !d->ph[0].nr_ev)
-		return fail("task '%s' has no events; give it at least a run or a sleep", name);
+	snprintf(c.where, sizeof(c.where), "task '%s'", name);
+	if (!d->nr_ph)
+		return fail("%s: \"phases\" is empty; give it a phase of events", c.where);
+	if (phase_events(&c))
+		return -1;
 	if (c.left_out)
 		d->instance = -1;
 	return 0;
@@ -610,14 +689,74 @@ static int read_global(struct sim_workload *w, json_object *g)
 				return -1;
 			w->pipe_capacity = n;
 		} else if (!strcmp(k, "default_policy")) {
-			if (!get_str(v) || strcmp(get_str(v), "SCHED_OTHER"))
-				return fail("global: default_policy other than SCHED_OTHER is not "
-					    "modelled; set policy per task");
+			if (!get_str(v) || !known_policy(get_str(v)))
+				return fail("global: default_policy %s is unknown; use SCHED_OTHER, "
+					    "SCHED_IDLE, SCHED_FIFO, SCHED_RR or SCHED_DEADLINE",
+					    json_object_to_json_string(v));
+			/* an RT default leaves out the tasks that name no policy */
+			snprintf(default_policy, sizeof(default_policy), "%s", get_str(v));
 		} else {
 			ignore(w, k);
 		}
 	}
 	return 0;
+}
+
+/*
+ * "resources": rt-app creates resources from their use, so a declaration
+ * adds nothing, except the pre-1.0 signal's "target" (see struct target).
+ * The types are those rt-app 1.0 or a later one takes.
+ */
+static int read_resources(json_object *r)
+{
+	static const char *const types[] = {
+		"run", "runtime", "mutex", "signal", "wait", "broadcast", "sync", "sleep",
+		"timer", "barrier", "mem", "iorun", "yield", "suspend", "resume", "fork",
+	};
+
+	if (!json_object_is_type(r, json_type_object))
+		return 0;	/* the oldest files give a count of mutexes */
+	json_object_object_foreach(r, key, v) {
+		json_object *x;
+		const char *type = NULL;
+		bool known = false;
+
+		if (!json_object_is_type(v, json_type_object))
+			return fail("resources: '%s' must be an object { \"type\": ... }", key);
+		if (json_object_object_get_ex(v, "type", &x)) {
+			type = get_str(x);
+			for (size_t i = 0; type && i < sizeof(types) / sizeof(*types); i++)
+				known |= !strcmp(type, types[i]);
+			if (!known)
+				return fail("resources: '%s' has type %s, which rt-app does not know; "
+					    "use mutex, wait, signal, broadcast, sync, timer or barrier",
+					    key, json_object_to_json_string(x));
+		}
+		if (!json_object_object_get_ex(v, "target", &x))
+			continue;
+		if (!get_str(x) || !*get_str(x) || strlen(get_str(x)) >= SIM_NAME_LEN ||
+		    strlen(key) >= SIM_NAME_LEN)
+			return fail("resources: '%s' needs a \"target\" that names a resource "
+				    "(at most %d characters)", key, SIM_NAME_LEN - 1);
+		targets = realloc(targets, (nr_targets + 1) * sizeof(*targets));
+		if (!targets)
+			abort();
+		snprintf(targets[nr_targets].name, SIM_NAME_LEN, "%s", key);
+		snprintf(targets[nr_targets++].target, SIM_NAME_LEN, "%s", get_str(x));
+	}
+	return 0;
+}
+
+/* One line for the targets followed, which Debian's rt-app 1.0 does not. */
+static void say_targets(void)
+{
+	if (!nr_targets)
+		return;
+	fprintf(stderr, "fairsim: %s: resources: signal targets followed (", file);
+	for (int i = 0; i < nr_targets; i++)
+		fprintf(stderr, "%s%s -> %s", i ? ", " : "", targets[i].name, targets[i].target);
+	fprintf(stderr, ") as rt-app before 1.0 did; rt-app 1.0 ignores \"target\" and "
+		"wakes only the waiters of the signal's own name\n");
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -647,12 +786,13 @@ static char *slurp(const char *path, size_t *len)
 int sim_parse(const char *path, struct sim_workload *w, int nr_cpus)
 {
 	struct json_tokener *tok;
-	json_object *root, *tasks = NULL;
+	json_object *root, *tasks = NULL, *v0;
 	size_t len, end;
 	char *text, *plain;
 	int ret = -1;
 
 	file = path;
+	strcpy(default_policy, "SCHED_OTHER");
 	*w = (struct sim_workload){ .pipe_capacity = 655 };
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	text = slurp(path, &len);
@@ -676,17 +816,24 @@ int sim_parse(const char *path, struct sim_workload *w, int nr_cpus)
 		fail("the top level must be an object with \"tasks\"");
 		goto out;
 	}
+	/* what the tasks depend on first, wherever the file puts it */
+	if ((json_object_object_get_ex(root, "global", &v0) && read_global(w, v0)) ||
+	    (json_object_object_get_ex(root, "resources", &v0) && read_resources(v0)))
+		goto out;
 	json_object_object_foreach(root, key, v) {
 		char k[SIM_NAME_LEN];
 
 		base_key(key, k);
 		if (!strcmp(k, "tasks")) {
 			tasks = v;
+		} else if (!strcmp(key, "global")) {
+			continue;	/* read above */
 		} else if (!strcmp(k, "global")) {
 			if (read_global(w, v))
 				goto out;
 		} else if (!strcmp(k, "resources")) {
-			ignore(w, "resources");	/* rt-app creates them from use */
+			if (!nr_targets)
+				ignore(w, "resources");	/* rt-app creates them from use */
 		} else {
 			fail("unknown top-level key '%s'; an rt-app file has tasks, global, resources", k);
 			goto out;
@@ -710,7 +857,17 @@ int sim_parse(const char *path, struct sim_workload *w, int nr_cpus)
 		goto out;
 	}
 	ret = check(w);
+	if (!ret && !w->nr_tasks && w->left_out[0]) {
+		ret = fail("no task of the fair class is left to run (left out: %s); "
+			   "give a task \"policy\": \"SCHED_OTHER\"", w->left_out);
+		goto out;
+	}
+	if (!ret)
+		say_targets();
 out:
+	free(targets);
+	targets = NULL;
+	nr_targets = 0;
 	if (ret)
 		sim_workload_free(w);
 	json_object_put(root);

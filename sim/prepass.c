@@ -8,6 +8,8 @@
  * and trailing commas become blanks (newlines stay, so the parser's line
  * numbers are the file's), and the n-th repeat of a key gets "#n"
  * appended, which keeps rt-app's prefix matching of event names working.
+ * A bare "suspend" key, which workgen completes with the thread's name,
+ * gets an empty name, which parse.c completes the same way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +126,14 @@ char *sim_prepass(const char *t, size_t len)
 			}
 			if (i < len)
 				put(&o, t[i++]);
+			/* workgen's bare "suspend": the thread's own name (parse.c) */
+			if (key && !strncmp(o.s + start, "suspend", 7)) {
+				size_t j = next_token(t, len, i);
+
+				if (j < len && (t[j] == ',' || t[j] == '}'))
+					for (const char *p = " : \"\""; *p; p++)
+						put(&o, *p);
+			}
 			continue;
 		}
 		if (c == ',') {

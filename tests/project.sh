@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
-# the workload simulator's checks (tests/sim),
+# the workload simulator's checks (tests/sim) and Debian's rt-app on its
+# workload files,
 # valgrind, ASan+UBSan and the fault matrix, the runner's self-test and
 # `make mutate`. Ends with one tally line over all of them.
 #
@@ -30,6 +31,12 @@ sim=$(sed -n 's/^sim: //p' "$obj/sim.log")
 "$top/tests/sim/run.sh" "$obj/asan/fairsim" >"$obj/sim-asan.log" 2>&1 || failed=1
 sed 's/^\(not \)*ok - /&asan: /' "$obj/sim-asan.log"
 sim="$sim, $(sed -n 's/^sim: //p' "$obj/sim-asan.log")"
+# Debian's rt-app as the judge of the workload files: a second of each
+# file fairsim accepts, the rule or refusal behind each it refuses, and
+# fairsim on each example of rt-app's that rt-app runs.
+"$top/tests/sim/rtapp.py" "$top" 6 "$obj/fairsim" >"$obj/rtapp.log" 2>&1 || failed=1
+cat "$obj/rtapp.log"
+sim="$sim, $(sed -n 's/^rtapp: //p' "$obj/rtapp.log")"
 
 # The same suites under memcheck and built with ASan+UBSan (the variants
 # make test built in OBJ/valgrind, OBJ/asan), and the fault matrix; each is

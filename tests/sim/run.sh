@@ -212,11 +212,42 @@ run idle_islands 2 && expect "with balancing (mc-2) the idle CPU pulls: < 10 eve
 # children, and give every task run time.
 run every_event 4 && expect "every event kind runs; ignored keys and the RT task are named" \
 	"$out/every_event.json" \
-	"r['ignored'] == ['calibration', 'logdir', 'resources', 'mem'] and \
+	"r['ignored'] == ['calibration', 'logdir', 'resources', 'mem', 'nodes_membind'] and \
 	 r['left_out'] == ['rt (SCHED_FIFO)'] and \
 	 sum(1 for x in r['tasks'] if x['task'] == 'child') == 3 and \
 	 all(x['runtime_ns'] > 0 for x in r['tasks']) and \
 	 t['consumer-0']['cpu'] in (1, 2) and t['producer-0']['wakeups'] > 0"
+
+# rt-app's older and looser forms, each beside the case it restates.
+# cond.json with the signal declared in "resources" with a "target" (the
+# syntax before rt-app 1.0): expect cond's exact figures, and the one
+# line saying the target was followed.
+run old_signal 2 && expect "pre-1.0 signal targets: cond's figures exactly" \
+	"$out/old_signal.json" \
+	"t['b-0']['wakeups'] == 100 and t['b-0']['runtime_ns'] == 50000000 and \
+	 t['a-0']['runtime_ns'] == 100000000 and r['ignored'] == []" &&
+	if grep -q 'signal targets followed (trig -> c)' "$out/old_signal.err"; then
+		ok "pre-1.0 signal targets: one line names the target followed"
+	else
+		bad "pre-1.0 signal targets: no line naming them in: $(cat "$out/old_signal.err")"
+	fi
+
+# A task name given twice becomes "a" and "a1" (workgen's numbering); a
+# 0 us sleep or run and a timer of period 0 are no-ops. Expect "a" as
+# periodic.json's task exactly (250 ms, 249 wake-ups) and "a1" running
+# 2 ms in every 4 ms: 500 ms, 250 wake-ups.
+run twice 2 && expect "a repeated task name and 0 us events: a, a1 with exact figures" \
+	"$out/twice.json" \
+	"sorted(t) == ['a-0', 'a1-0'] and t['a-0']['runtime_ns'] == 250000000 and \
+	 t['a-0']['wakeups'] == 249 and t['a1-0']['runtime_ns'] == 500000000 and \
+	 t['a1-0']['wakeups'] == 250"
+
+# A SCHED_FIFO default_policy: the task naming no policy is left out,
+# named with the policy; the SCHED_OTHER one runs as periodic.json's task.
+run default_fifo 1 && expect "default_policy SCHED_FIFO: that task left out by name, the other runs" \
+	"$out/default_fifo.json" \
+	"r['left_out'] == ['rt (SCHED_FIFO by default_policy)'] and list(t) == ['p-0'] and \
+	 t['p-0']['runtime_ns'] == 250000000 and t['p-0']['wakeups'] == 249"
 
 # Same file and seed twice, with sched domains and balancing (smt-mc-8,
 # given once by name and once as the fixture's path: the same machine):
