@@ -435,6 +435,14 @@ int sim_from_trace(const char *path, struct sim_run *run, struct sim_workload *w
 		if (l.ns > end)
 			break;
 		l.o.now = l.ns > start ? l.ns - start : 0;
+		/*
+		 * The kernel prints "R+" only for a preemption in kernel mode; a
+		 * task preempted on its way back to user space, the usual case,
+		 * is switched out as plain "R", as one that called sched_yield()
+		 * is. fairsim marks every involuntary switch "R+".
+		 */
+		if (!info->fairsim && l.o.kind == FT_OBS_SWITCH && l.o.prev_state == 'R')
+			l.o.preempt = true;
 		if (l.o.kind == FT_OBS_SWITCH)
 			l.o.cpu = line_cpu(buf);
 		if (l.o.cpu < 0 || l.o.cpu >= info->nr_cpus)
