@@ -613,6 +613,7 @@ void sim_run_free(struct sim_run *run)
 	}
 	for (int i = 0; run->waitq && i < 2 * (run->w->nr_res + 1); i++)
 		free(run->waitq[i]);
+	sim_samples_free(&run->an.idle_wake);
 	free(run->fill);
 	free(run->tasks);
 	free(run->timer_next);

@@ -171,6 +171,7 @@ out:
 		sim_samples_free(&run.tasks[i].resp);
 	}
 	free(run.tasks);
+	sim_samples_free(&run.an.idle_wake);
 	sim_workload_free(&w);
 	return ret;
 }

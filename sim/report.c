@@ -191,6 +191,11 @@ static void trace_header(FILE *f, struct sim_run *run)
 		run->an.other_ns / 1e6, run->end_ns ? 100.0 * run->an.other_ns /
 		((double)run->end_ns * run->o->cpus) : 0, in->lost ?
 		"; the trace LOST EVENTS: its figures are incomplete" : "");
+	if (run->an.idle_wake.n)
+		fprintf(f, "fairsim: wake-up to switch on an idle CPU (fairsim's IDLE_EXIT): p10 %.1f, "
+			"p50 %.1f, p90 %.1f us over %zu wake-ups\n",
+			sim_pct(&run->an.idle_wake, 10) / 1e3, sim_pct(&run->an.idle_wake, 50) / 1e3,
+			sim_pct(&run->an.idle_wake, 90) / 1e3, run->an.idle_wake.n);
 	if (in->short_by)
 		fprintf(f, "fairsim: the trace ends %.3f ms before the workload's duration\n",
 			in->short_by / 1e6);
@@ -399,6 +404,7 @@ int sim_report_json(const char *path, struct sim_run *run)
 		sim_samples_free(&s);
 		json_object_object_add(defs, run->w->defs[d].name, j);
 	}
+	json_object_object_add(root, "idle_wakeup_latency_ns", dist(&run->an.idle_wake));
 	json_object_object_add(root, "tasks", tasks);
 	json_object_object_add(root, "by_task", defs);
 	json_object_object_add(root, "unreasonable_idle", idle_result(run));

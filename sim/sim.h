@@ -141,6 +141,7 @@ struct sim_task {
 	ft_u64 on_since;
 	bool on_cpu;
 	int rq_cpu;		/* the CPU it is queued on, -1 not known */
+	bool woke_idle;		/* its last wake-up found its CPU idle */
 	ft_u64 allowed;		/* CPUs it may run on, 0 = all */
 };
 
@@ -159,6 +160,7 @@ struct sim_an {
 	int curr[FT_MAX_CPUS];	/* pid running, 0 idle, -1 not known yet */
 	ft_u64 cpu_since[FT_MAX_CPUS];	/* since when */
 	ft_u64 other_ns;	/* CPU time of the tasks not reported */
+	struct sim_samples idle_wake;	/* wake-up to switch on an idle CPU */
 	ft_u64 last;		/* the instant of the last event */
 	bool dirty;		/* an event since the idle state was accounted */
 	ft_u64 idle_since[FT_MAX_CPUS];	/* open interval's start + 1; 0 none */
