@@ -228,9 +228,10 @@ int sim_twin(int argc, char **argv)
 	bool vs = false;
 	int ret = 1;
 
+	for (int i = 0; i < argc; i++)
+		vs |= !strcmp(argv[i], "--vs");
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--vs")) {
-			vs = true;
 			s = &real;
 		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			out = argv[++i];
