@@ -381,6 +381,16 @@ sys.exit(0 if r and all(x['difference'] == 0 and not x['outside_real_range'] and
 else
 	bad "--twin: $(head -c 300 "$out/twin.txt")"
 fi
+if "$sim" --twin "$out/host.json" "$out/host.json" --vs "$out/host.json" --json "$out/twin2.json" \
+	>/dev/null 2>&1 && python3 -c "
+import json, sys
+r = json.load(open('$out/twin2.json'))
+sys.exit(0 if len(r['fairsim']) == 2 and len(r['real']) == 1 and
+	 all(x['fairsim']['runs'] == 2 and x['real']['runs'] == 1 for x in r['rows']) else 'sides: %s / %s' % (r['fairsim'], r['real']))"; then
+	ok "--twin A B --vs C: two fairsim results, one real"
+else
+	bad "--twin A B --vs C: the sides are not split at --vs"
+fi
 
 # Bad traces: one line naming the file and line, exit 1, no JSON left.
 printf '# tracer: nop\n   A-1 [000] d..2. 1.000000: sched_switch: prev_comm=A prev_pid=1\n' >"$out/bad.trace"
