@@ -403,18 +403,24 @@ elif [ "$(wc -l <"$out/bt.err")" -eq 1 ] && grep -q 'bad.trace:2: a sched_switch
 else
 	bad "a malformed trace line: $(head -c 300 "$out/bt.err") $(ls -A "$out/badtrace")"
 fi
+# cli_fails LABEL ARGS...: fairsim ARGS exits non-zero with a "fairsim:" line
+cli_fails() {
+	label=$1
+	shift
+	if "$sim" "$@" >/dev/null 2>"$out/cli.err"; then
+		bad "command line '$label': exited 0"
+	elif grep -q '^fairsim: ' "$out/cli.err"; then
+		ok "command line '$label': $(grep -m1 '^fairsim: ' "$out/cli.err")"
+	else
+		bad "command line '$label': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
+	fi
+}
 for args in "--from-trace /no/such.trace" "--from-trace $here/cases/mutex.json" \
 	"--from-trace $tr.trace --workload $here/cases/mutex.json" "--twin $out/host.json" \
 	"--twin $out/host.txt $out/host.json" "--workload $tr.json $here/cases/mutex.json" \
 	"--from-trace $tr.trace --islands"; do
 	# shellcheck disable=SC2086
-	if "$sim" $args >/dev/null 2>"$out/cli.err"; then
-		bad "command line '$args': exited 0"
-	elif grep -q '^fairsim: ' "$out/cli.err"; then
-		ok "command line '$args': $(grep -m1 '^fairsim: ' "$out/cli.err")"
-	else
-		bad "command line '$args': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
-	fi
+	cli_fails "$args" $args
 done
 
 # The 2023 sleeper (fixtures/workloads/sleeper.json: A always runs, B runs
@@ -589,13 +595,7 @@ for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300"
 	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
-	if "$sim" $a >/dev/null 2>"$out/cli.err"; then
-		bad "command line '$args': exited 0"
-	elif grep -q '^fairsim: ' "$out/cli.err"; then
-		ok "command line '$args': $(grep -m1 '^fairsim: ' "$out/cli.err")"
-	else
-		bad "command line '$args': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
-	fi
+	cli_fails "$args" $a
 done
 
 echo "sim: $pass passed, $fail failed, $skip skipped"
