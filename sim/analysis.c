@@ -35,6 +35,30 @@ void sim_an_init(struct sim_an *a, int nr_cpus, bool idle_at_start,
 		a->curr[cpu] = idle_at_start ? 0 : -1;
 }
 
+/*
+ * Every change of a task's waiting or of the CPU it waits on comes here,
+ * so that the idle accounting counts the waiting tasks per CPU instead of
+ * looking at every task: those allowed everywhere by CPU, the others
+ * (an affinity) in one count, looked at one by one only while there are.
+ */
+static void set_waiting(struct sim_an *a, struct sim_task *t, bool waiting, int cpu)
+{
+	if (t->waiting && t->rq_cpu >= 0 && t->rq_cpu < FT_MAX_CPUS) {
+		if (t->allowed)
+			a->pinned_waiting--;
+		else
+			a->waiting_on[t->rq_cpu]--;
+	}
+	t->waiting = waiting;
+	t->rq_cpu = cpu;
+	if (waiting && cpu >= 0 && cpu < FT_MAX_CPUS) {
+		if (t->allowed)
+			a->pinned_waiting++;
+		else
+			a->waiting_on[cpu]++;
+	}
+}
+
 static void close_idle(struct sim_an *a, int cpu, ft_u64 end)
 {
 	ft_u64 len = end - a->idle_since[cpu] + 1;
@@ -65,11 +89,15 @@ static void account_idle(struct sim_an *a)
 		if (!a->curr[cpu])
 			idle |= 1ULL << cpu;
 	}
-	for (int i = 0; idle && i < a->nr_tasks && (idle & wanted) != idle; i++) {
+	for (int cpu = 0; idle && cpu < a->nr_cpus; cpu++)
+		if (a->waiting_on[cpu])
+			wanted |= all & ~(1ULL << cpu);
+	for (int i = 0; idle && a->pinned_waiting && i < a->nr_tasks &&
+			(idle & wanted) != idle; i++) {
 		struct sim_task *t = &a->tasks[i];
 
-		if (t->waiting && t->rq_cpu >= 0)
-			wanted |= (t->allowed ? t->allowed : all) & ~(1ULL << t->rq_cpu);
+		if (t->waiting && t->allowed && t->rq_cpu >= 0)
+			wanted |= t->allowed & ~(1ULL << t->rq_cpu);
 	}
 	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
 		bool bad = (idle & wanted) & (1ULL << cpu);
@@ -84,12 +112,14 @@ static void account_idle(struct sim_an *a)
 static void ran(struct sim_an *a, struct sim_task *t, const struct ft_obs *o)
 {
 	ft_u64 d;
+	bool waiting = t->waiting;
 
 	t->switches++;
-	t->cpu = t->rq_cpu = o->cpu;
+	t->cpu = o->cpu;
+	set_waiting(a, t, false, o->cpu);
 	t->on_cpu = true;
 	t->on_since = o->now;
-	if (t->waiting) {
+	if (waiting) {
 		d = o->now - t->wait_from;
 		sim_samples_add(&t->wait, d);
 		t->wait_ns += d;
@@ -97,7 +127,6 @@ static void ran(struct sim_an *a, struct sim_task *t, const struct ft_obs *o)
 			t->max_delay = d;
 			t->max_delay_at = t->wait_from;
 		}
-		t->waiting = false;
 	}
 	if (t->woken) {
 		sim_samples_add(&t->wake_lat, o->now - t->wake_at);
@@ -107,16 +136,15 @@ static void ran(struct sim_an *a, struct sim_task *t, const struct ft_obs *o)
 	}
 }
 
-static void left(struct sim_task *prev, const struct ft_obs *o)
+static void left(struct sim_an *a, struct sim_task *prev, const struct ft_obs *o)
 {
 	if (prev->on_cpu) {
 		prev->run_ns += o->now - prev->on_since;
 		prev->on_cpu = false;
 	}
 	if (o->prev_state == 'R') {
-		prev->waiting = true;
+		set_waiting(a, prev, true, o->cpu);
 		prev->wait_from = o->now;
-		prev->rq_cpu = o->cpu;
 		prev->preemptions += o->preempt;
 	} else if (prev->active) {
 		sim_samples_add(&prev->resp, o->now - prev->woke_at);
@@ -138,7 +166,7 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 	case FT_OBS_SWITCH:
 		prev = o->prev_pid ? a->task_of(a->ctx, o->prev_pid) : NULL;
 		if (prev)
-			left(prev, o);
+			left(a, prev, o);
 		if (t)
 			ran(a, t, o);
 		if (o->cpu < 0 || o->cpu >= FT_MAX_CPUS)
@@ -156,24 +184,22 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 			t->woke_at = o->now;
 			t->active = true;
 			t->woken = true;
-			t->waiting = true;
+			set_waiting(a, t, true, o->cpu);
 			t->wait_from = o->now;
-			t->rq_cpu = o->cpu;
 			/* the idle-exit cost, as the twin calibrates it */
 			t->woke_idle = o->cpu >= 0 && o->cpu < FT_MAX_CPUS && !a->curr[o->cpu];
 		}
 		break;
 	case FT_OBS_WAKEUP_NEW:
 		if (t) {
-			t->waiting = true;
+			set_waiting(a, t, true, o->cpu);
 			t->wait_from = o->now;
-			t->rq_cpu = o->cpu;
 		}
 		break;
 	case FT_OBS_MIGRATE:
 		if (t) {
 			t->migrations++;
-			t->rq_cpu = o->dest_cpu;
+			set_waiting(a, t, t->waiting, o->dest_cpu);
 		}
 		break;
 	case FT_OBS_WAKING:

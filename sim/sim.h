@@ -163,6 +163,8 @@ struct sim_an {
 	struct sim_samples idle_wake;	/* wake-up to switch on an idle CPU */
 	ft_u64 last;		/* the instant of the last event */
 	bool dirty;		/* an event since the idle state was accounted */
+	int waiting_on[FT_MAX_CPUS];	/* tasks allowed everywhere, waiting there */
+	int pinned_waiting;	/* tasks with an affinity, waiting anywhere */
 	ft_u64 idle_since[FT_MAX_CPUS];	/* open interval's start + 1; 0 none */
 	struct ft_idle_stats idle[FT_MAX_CPUS + 1];	/* [nr_cpus]: all CPUs */
 };
