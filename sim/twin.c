@@ -96,6 +96,15 @@ static bool value(json_object *r, const char *def, const char *where, const char
 
 		return get(r, path, v);
 	}
+	if (!strcmp(where, "per_wakeup")) {
+		double rt, wk;
+
+		if (!value(r, def, "sum", "runtime_ns", NULL, &rt) ||
+		    !value(r, def, "sum", "wakeups", NULL, &wk) || !wk)
+			return false;
+		*v = rt / wk;
+		return true;
+	}
 	json_object_object_get_ex(r, "tasks", &tasks);
 	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
 		json_object *t = json_object_array_get_idx(tasks, i), *name;
@@ -142,6 +151,8 @@ static const struct metric {
 } metrics[] = {
 	{ "share %", "mean", "share_pct", NULL, 1 },
 	{ "run time ms", "by_task", "runtime_ns", NULL, 1e6 },
+	/* a burst: what the workload's run became, to compare first */
+	{ "run per wake-up us", "per_wakeup", NULL, NULL, 1e3 },
 	{ "runnable wait ms", "sum", "wait_ns", NULL, 1e6 },
 	{ "switches", "sum", "switches", NULL, 1 },
 	{ "preemptions", "sum", "preemptions", NULL, 1 },
