@@ -33,6 +33,7 @@ IDEAL	?=
 SLACK	?=
 WAKE_COST ?=
 IDLE_EXIT ?=
+WAKE_PREEMPT ?=
 # make domains-xcheck
 SHAPES	?=
 
@@ -118,7 +119,8 @@ SIM_MACHINE = $(if $(CPUS),--cpus $(CPUS)) \
 	   $(if $(filter islands,$(TOPO)),--islands,$(if $(TOPO),--topology $(TOPO)))
 # What a real machine adds (sim/engine.c): fairsim's defaults unless set.
 SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
-	   $(if $(WAKE_COST),--wake-cost $(WAKE_COST)) $(if $(IDLE_EXIT),--idle-exit $(IDLE_EXIT))
+	   $(if $(WAKE_COST),--wake-cost $(WAKE_COST)) $(if $(IDLE_EXIT),--idle-exit $(IDLE_EXIT)) \
+	   $(if $(WAKE_PREEMPT),--wake-preempt $(WAKE_PREEMPT))
 SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
@@ -231,8 +233,9 @@ help:
 	@echo '  CHECKER=0   run without the invariant checker (faster)'
 	@echo '  SLACK=us    timer slack of a sleep or timer (50, the kernel'"'"'s for a normal task)'
 	@echo '  WAKE_COST=us  CPU time a task spends per wake-up (10); IDLE_EXIT=us: an idle'
-	@echo '              CPU'"'"'s delay from a wake-up to the switch (5); docs/twin-analysis.md'
-	@echo '  IDEAL=1     none of those three: the machine of fair.c'"'"'s decisions alone'
+	@echo '              CPU'"'"'s delay from a wake-up to the switch (5); WAKE_PREEMPT=us: a busy'
+	@echo '              CPU'"'"'s, when the wake-up preempts it (5); docs/twin-analysis.md'
+	@echo '  IDEAL=1     none of those four: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
 	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'

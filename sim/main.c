@@ -16,7 +16,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: fairsim [--cpus N | --topology NAME|FILE.topo] [--islands] [--seed N]\n"
 		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
-		"               [--timer-slack US] [--wake-cost US] [--idle-exit US] [--ideal]\n"
+		"               [--timer-slack US] [--wake-cost US] [--idle-exit US]\n"
+		"               [--wake-preempt US] [--ideal]\n"
 		"               [--no-check] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
 		"               [--duration S] [--json FILE] [--quiet]\n"
@@ -184,7 +185,8 @@ int main(int argc, char **argv)
 	 * 12 VM (docs/twin-analysis.md says how); --ideal for none of them.
 	 */
 	struct sim_opts o = { .seed = 1, .timer_slack_ns = SIM_TIMER_SLACK_NS,
-			      .wake_cost_ns = SIM_WAKE_COST_NS, .idle_exit_ns = SIM_IDLE_EXIT_NS };
+			      .wake_cost_ns = SIM_WAKE_COST_NS, .idle_exit_ns = SIM_IDLE_EXIT_NS,
+			      .wake_preempt_ns = SIM_WAKE_PREEMPT_NS };
 	const char *topology = NULL, *from = NULL, *workload = NULL;
 	struct sim_workload w;
 	struct sim_run run;
@@ -205,7 +207,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--islands")) {
 			o.islands = true;
 		} else if (!strcmp(a, "--ideal")) {
-			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = 0;
+			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = o.wake_preempt_ns = 0;
 		} else if (a[0] == '-' && a[1] == '-' && !v) {
 			usage();
 			return bad("option needs a value:", a);
@@ -236,9 +238,10 @@ int main(int argc, char **argv)
 			o.trace_out = v;
 			i++;
 		} else if (!strcmp(a, "--timer-slack") || !strcmp(a, "--wake-cost") ||
-			   !strcmp(a, "--idle-exit")) {
-			if (micros(v, a[2] == 't' ? &o.timer_slack_ns : a[2] == 'w' ?
-				   &o.wake_cost_ns : &o.idle_exit_ns))
+			   !strcmp(a, "--idle-exit") || !strcmp(a, "--wake-preempt")) {
+			if (micros(v, a[2] == 't' ? &o.timer_slack_ns : a[7] == 'c' ?
+				   &o.wake_cost_ns : a[2] == 'i' ? &o.idle_exit_ns :
+				   &o.wake_preempt_ns))
 				return bad("a cost is microseconds >= 0, not", v);
 			i++;
 		} else if (!strcmp(a, "--from-trace")) {

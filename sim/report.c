@@ -217,10 +217,11 @@ void sim_report_text(FILE *f, struct sim_run *run)
 		run->end_ns % 1000000000ULL / 1000000, o->seed,
 		o->features ? ", features " : "", o->features ? o->features : "",
 		o->no_check ? ", invariant checker off" : "");
-	if (o->timer_slack_ns || o->wake_cost_ns || o->idle_exit_ns)
+	if (o->timer_slack_ns || o->wake_cost_ns || o->idle_exit_ns || o->wake_preempt_ns)
 		fprintf(f, "fairsim: the machine's costs: timer slack %.3g us, wake-up %.3g us, "
-			"idle exit %.3g us (--ideal: none)\n", o->timer_slack_ns / 1e3,
-			o->wake_cost_ns / 1e3, o->idle_exit_ns / 1e3);
+			"idle exit %.3g us, wake-up preemption %.3g us (--ideal: none)\n",
+			o->timer_slack_ns / 1e3, o->wake_cost_ns / 1e3, o->idle_exit_ns / 1e3,
+			o->wake_preempt_ns / 1e3);
 	if (run->w->ignored[0])
 		fprintf(f, "fairsim: ignored (not modelled): %s\n", run->w->ignored);
 tables:
@@ -337,6 +338,7 @@ int sim_report_json(const char *path, struct sim_run *run)
 		json_object_object_add(root, "timer_slack_ns", num(o->timer_slack_ns));
 		json_object_object_add(root, "wake_cost_ns", num(o->wake_cost_ns));
 		json_object_object_add(root, "idle_exit_ns", num(o->idle_exit_ns));
+		json_object_object_add(root, "wake_preempt_ns", num(o->wake_preempt_ns));
 	}
 	json_object_object_add(root, "ignored", list(run->w->ignored));
 	json_object_object_add(root, "left_out", list(run->w->left_out));

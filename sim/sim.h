@@ -182,6 +182,7 @@ void sim_an_end(struct sim_an *a, ft_u64 end);
 #define SIM_TIMER_SLACK_NS	50000ULL
 #define SIM_WAKE_COST_NS	10000ULL
 #define SIM_IDLE_EXIT_NS	5000ULL
+#define SIM_WAKE_PREEMPT_NS	5000ULL
 
 struct sim_opts {
 	const char *workload;
@@ -197,6 +198,7 @@ struct sim_opts {
 	ft_u64 timer_slack_ns;	/* a sleep or timer ends up to this much late */
 	ft_u64 wake_cost_ns;	/* CPU time a task spends on each wake-up */
 	ft_u64 idle_exit_ns;	/* an idle CPU's delay from a wake-up to the switch */
+	ft_u64 wake_preempt_ns;	/* a busy CPU's, when the wake-up preempts it */
 	bool no_check;
 	bool quiet;
 };

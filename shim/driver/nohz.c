@@ -22,7 +22,7 @@
 static struct { call_single_data_t *csd; int cpu; u64 at; } ipis[FT_MAX_IPIS];
 static int nr_ipis;
 static u64 ipi_latency = NSEC_PER_USEC;
-static u64 idle_exit, idle_exit_at[NR_CPUS];	/* ft_idle_exit_delay() */
+static u64 idle_exit, wake_preempt, idle_exit_at[NR_CPUS];	/* ft_idle_exit_delay() */
 static u64 ipis_delivered, resched_ipis;
 static bool resched_in_flight[NR_CPUS];
 
@@ -39,6 +39,12 @@ void ft_set_ipi_latency(u64 ns)
 void ft_set_idle_exit(u64 ns)
 {
 	idle_exit = ns;
+	memset(idle_exit_at, 0, sizeof(idle_exit_at));
+}
+
+void ft_set_wake_preempt(u64 ns)
+{
+	wake_preempt = ns;
 	memset(idle_exit_at, 0, sizeof(idle_exit_at));
 }
 
@@ -96,6 +102,21 @@ bool ft_idle_exit_delay(int cpu)
 	return true;
 }
 
+/*
+ * The same for a busy CPU that a wake-up preempts (the simulator's
+ * wake-up preemption cost: the interrupt's exit, schedule(), the switch):
+ * the running task goes on that much longer. Only a wake-up's: a tick's
+ * preemption is already at the interrupt's exit.
+ */
+bool ft_wake_preempt_delay(int cpu)
+{
+	if (!wake_preempt || !ft_m.op.name || strcmp(ft_m.op.name, "wake"))
+		return false;
+	if (!idle_exit_at[cpu])
+		idle_exit_at[cpu] = ft_m.now + wake_preempt;
+	return true;
+}
+
 bool ft_idle_exit_pending(int cpu)
 {
 	return idle_exit_at[cpu];
@@ -108,7 +129,7 @@ u64 ft_next_ipi(void)
 
 	for (int i = 0; i < nr_ipis; i++)
 		next = min(next, ipis[i].at);
-	for (int cpu = 0; idle_exit && cpu < ft_m.nr_cpus; cpu++)
+	for (int cpu = 0; (idle_exit || wake_preempt) && cpu < ft_m.nr_cpus; cpu++)
 		if (idle_exit_at[cpu])
 			next = min(next, idle_exit_at[cpu]);
 	return next;
@@ -121,7 +142,7 @@ u64 ft_next_ipi(void)
  */
 void ft_deliver_ipis(void)
 {
-	for (int cpu = 0; idle_exit && cpu < ft_m.nr_cpus; cpu++) {
+	for (int cpu = 0; (idle_exit || wake_preempt) && cpu < ft_m.nr_cpus; cpu++) {
 		if (!idle_exit_at[cpu] || idle_exit_at[cpu] > ft_m.now)
 			continue;
 		idle_exit_at[cpu] = 0;

@@ -461,7 +461,7 @@ fi
 
 # What a real machine adds (engine.c; the defaults: 50 us timer slack,
 # 10 us of CPU per wake-up, 5 us from a wake-up to the switch on an idle
-# CPU). The periodic case alone on one CPU: its timer expires at 5, 9,
+# CPU, 5 us on a busy one the wake-up preempts). The periodic case alone on one CPU: its timer expires at 5, 9,
 # ..., 997 ms, never within 50 us before a tick (multiples of 4 ms), so
 # each wake-up comes 50 us late, the idle CPU switches 5 us after it, and
 # the task runs 10 us before its 1 ms. Expect 249 wake-ups, every
@@ -491,6 +491,22 @@ if "$sim" --quiet --seed 0 --cpus 1 --json "$out/slack.json" "$here/cases/slack.
 		 t['a-0']['wakeup_latency_ns']['p50'] == 5000 and t['a-0']['wakeup_latency_ns']['max'] == 5000"
 else
 	bad "timer slack: $(head -c 300 "$out/slack.err")"
+fi
+
+# The wake-up preemption cost alone (--ideal --wake-preempt 5) on the
+# wake-up case above: a wake-up that preempts A now lets A run 5 us more
+# before B runs; one that does not waits A's remaining 300 us as before.
+# Expect B's latencies to be 5 us or 300 us and nothing else, the median
+# 5 us, and A preempted on some wake-ups but not all.
+if "$sim" --quiet --ideal --wake-preempt 5 --seed 0 --cpus 1 --json "$out/wp.json" \
+	"$here/cases/wakeup_wait.json" 2>"$out/wp.err"; then
+	expect "wake-up preemption cost: a preempting wake-up waits exactly 5 us" "$out/wp.json" \
+		"t['b-0']['wakeup_latency_ns']['p50'] == 5000 and \
+		 t['b-0']['wakeup_latency_ns']['max'] == 300000 and \
+		 {v for _, v in r['by_task']['b']['wakeup_latency_cdf_ns']} == {5000, 300000} and \
+		 0 < t['a-0']['preemptions'] < 99"
+else
+	bad "wake-up preemption cost: $(head -c 300 "$out/wp.err")"
 fi
 
 # The sleeper with the machine's costs (the defaults): B's cycle is no
@@ -591,7 +607,7 @@ done
 # Bad command lines: one line each, non-zero exit.
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
 	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
-	"--timer-slack -1" "--wake-cost x" "--idle-exit 1e12" \
+	"--timer-slack -1" "--wake-cost x" "--idle-exit 1e12" "--wake-preempt -" \
 	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
