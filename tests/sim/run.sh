@@ -367,6 +367,17 @@ else
 	bad "--from-trace of a real kernel's trace: $(head -c 300 "$out/host.err")"
 fi
 
+# The same trace in trace-cmd report's layout (a "cpus=2" first line, no
+# header, no irq-info column). Expect the same figures.
+{ echo "cpus=2"; grep -v '^#' "$tr.trace" | sed -E 's/^(.*\[[0-9]{3}\]) [^ ]{5} /\1 /'; } >"$out/tc.txt"
+if "$sim" --quiet --from-trace "$out/tc.txt" --workload "$tr.json" --duration 0.2 \
+	--json "$out/tc.json" 2>/dev/null; then
+	same_figures "--from-trace of trace-cmd report's layout: the same figures" \
+		"$out/host.json" "$out/tc.json"
+else
+	bad "--from-trace of trace-cmd report's layout: fairsim failed"
+fi
+
 # --twin: fairsim's result beside real ones, figures per task definition.
 # The real trace's result as both sides (one "fairsim", two "real"): a
 # twin of itself. Expect every difference 0, nothing outside the range,
