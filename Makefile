@@ -29,6 +29,11 @@ SEEDS	?= 5
 KSRC_B	?=
 FEATURES_B ?=
 PROFILE_B ?=
+IDEAL	?=
+SLACK	?=
+WAKE_COST ?=
+IDLE_EXIT ?=
+WAKE_PREEMPT ?=
 # make domains-xcheck
 SHAPES	?=
 
@@ -112,7 +117,11 @@ coverage:
 # "islands" (CPUS CPUs without sched domains); else CPUS cores on one LLC.
 SIM_MACHINE = $(if $(CPUS),--cpus $(CPUS)) \
 	   $(if $(filter islands,$(TOPO)),--islands,$(if $(TOPO),--topology $(TOPO)))
-SIM_ARGS = $(SIM_MACHINE) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
+# What a real machine adds (sim/engine.c): fairsim's defaults unless set.
+SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
+	   $(if $(WAKE_COST),--wake-cost $(WAKE_COST)) $(if $(IDLE_EXIT),--idle-exit $(IDLE_EXIT)) \
+	   $(if $(WAKE_PREEMPT),--wake-preempt $(WAKE_PREEMPT))
+SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
 # PLOT=dir: also the result, the trace and their plots (gnuplot) in dir.
@@ -135,7 +144,7 @@ sim-ab:
 	 $(if $(KSRC_B)$(PROFILE_B),ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(or $(KSRC_B),$(KSRC))) && \
 	   bin_b=$(call obj_dir,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
 	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
-	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) \
+	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) $(SIM_COSTS) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
 	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
 	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
@@ -222,6 +231,11 @@ help:
 	@echo '  RESULT=f    also write the JSON result to f'
 	@echo '  TRACE=f     also write an ftrace text trace (opens in ui.perfetto.dev)'
 	@echo '  CHECKER=0   run without the invariant checker (faster)'
+	@echo '  SLACK=us    timer slack of a sleep or timer (50, the kernel'"'"'s for a normal task)'
+	@echo '  WAKE_COST=us  CPU time a task spends per wake-up (10); IDLE_EXIT=us: an idle'
+	@echo '              CPU'"'"'s delay from a wake-up to the switch (5); WAKE_PREEMPT=us: a busy'
+	@echo '              CPU'"'"'s, when the wake-up preempts it (5); docs/twin-analysis.md'
+	@echo '  IDEAL=1     none of those four: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
 	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'

@@ -82,7 +82,8 @@ static int start_instance(struct sim_run *run, int d, int cpu, int inst, ft_u64 
 	}
 	t = &run->tasks[run->nr_tasks];
 	/* named before the fork: its wakeup_new is traced under that name */
-	*t = (struct sim_task){ .def = d, .cpu = cpu, .inst = inst, .start_delay = delay };
+	*t = (struct sim_task){ .def = d, .cpu = cpu, .rq_cpu = cpu, .inst = inst,
+				.start_delay = delay, .allowed = def->cpus };
 	t->timer_next = calloc(run->w->nr_res + 1, sizeof(*t->timer_next));
 	attr.nice = def->nice;
 	attr.slice_ns = def->slice_ns;
@@ -99,7 +100,7 @@ static int start_instance(struct sim_run *run, int d, int cpu, int inst, ft_u64 
 	}
 	t->id = id;
 	run->by_id[id] = run->nr_tasks + 1;
-	run->nr_tasks++;
+	run->an.nr_tasks = ++run->nr_tasks;
 	run->alive++;
 	return 0;
 }
@@ -141,14 +142,34 @@ static enum step block(struct sim_run *run, struct sim_task *t)
 		t->wake_token = false;
 		return AGAIN;
 	}
+	t->cost_due = true;
 	t->blocked = true;
 	run->blocked++;
 	ft_task_sleep(t->id);
 	return STAY;
 }
 
+/*
+ * Timer slack (prctl(PR_SET_TIMERSLACK), 50 us by default for a normal
+ * task; rt-app's sleep and timer are clock_nanosleep()s): the hrtimer
+ * may expire anywhere from @when to @when + slack. It is programmed for
+ * the late end, and expires early only when another interrupt runs the
+ * hrtimer queue inside that range: on our machine, whose CPUs all tick
+ * at the multiples of the tick, a tick.
+ */
+static ft_u64 slack(const struct sim_opts *o, ft_u64 when)
+{
+	ft_u64 tick = ft_tick_nsec(), next_tick;
+
+	if (!o->timer_slack_ns)
+		return when;
+	next_tick = (when + tick - 1) / tick * tick;
+	return next_tick <= when + o->timer_slack_ns ? next_tick : when + o->timer_slack_ns;
+}
+
 static enum step sleep_until(struct sim_run *run, struct sim_task *t, ft_u64 when)
 {
+	t->cost_due = true;
 	if (when > SIM_MAX_NS) {
 		error(run, "a sleep or timer would overflow the clock", run->w->defs[t->def].name);
 		when = SIM_MAX_NS;
@@ -193,7 +214,7 @@ static enum step timer(struct sim_run *run, struct sim_task *t, const struct sim
 	/* the first use starts the timer; a missed expiry does not sleep */
 	*next = *next ? *next + e->ns : now + e->ns;
 	if (*next > now)
-		return sleep_until(run, t, *next);
+		return sleep_until(run, t, slack(run->o, *next));
 	if (!e->absolute)
 		*next = now;
 	return NEXT;
@@ -233,7 +254,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		ft_task_run_budget(t->id, SIM_MAX_NS, ft_now() + e->ns);
 		return STAY;
 	case SIM_SLEEP:
-		return sleep_until(run, t, ft_now() + e->ns);
+		return sleep_until(run, t, slack(run->o, ft_now() + e->ns));
 	case SIM_TIMER:
 		return timer(run, t, e);
 	case SIM_LOCK:
@@ -356,7 +377,20 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	}
 	if (t->delaying) {
 		t->delaying = false;
+		t->cost_due = false;	/* rt-app's start, not a wake-up */
 		return AGAIN;
+	}
+	/*
+	 * Back from a sleep or a block: first the CPU time a real task spends
+	 * on its wake-up (the return from the system call that slept, the
+	 * switch), then the event goes on.
+	 */
+	if (t->cost_due) {
+		t->cost_due = false;
+		if (run->o->wake_cost_ns) {
+			ft_task_run_budget(t->id, run->o->wake_cost_ns, 0);
+			return STAY;
+		}
 	}
 	e = &d->ph[t->phase].ev[t->ev];
 	if (!t->state) {
@@ -396,6 +430,11 @@ static void behave(int id, void *ctx)
 			return;
 		}
 	}
+}
+
+static struct sim_task *an_task_of(void *ctx, int pid)
+{
+	return sim_task_of(ctx, pid);
 }
 
 static int make_groups(struct sim_run *run)
@@ -485,7 +524,6 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
 	run->fill = calloc(w->nr_res + 1, sizeof(long));
 	run->owner = malloc((w->nr_res + 1) * sizeof(int));
-	run->curr = calloc(o->cpus, sizeof(int));
 	for (int i = 0; i <= w->nr_res; i++)
 		run->owner[i] = -1;
 	run->end_ns = o->duration_ns ? o->duration_ns : w->duration_ns;
@@ -496,8 +534,14 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 		return -1;
 	}
 	machine_domains(run);
+	sim_an_init(&run->an, o->cpus, true, an_task_of, run);
+	run->an.tasks = run->tasks;
 	ft_set_invariant_checking(!o->no_check);
 	ft_init_granularity();	/* the base slice a machine of this size boots with */
+	ft_set_idle_exit(o->idle_exit_ns);
+	ft_set_wake_preempt(o->wake_preempt_ns);
+	run->hz = 1000000000ULL / ft_tick_nsec();
+	run->base_slice_ns = ft_base_slice();
 	if (set_features(run, o->features) || make_groups(run))
 		return -1;
 	ft_set_behaviour(behave, run);
@@ -519,9 +563,28 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 			ft_run_for(10000000ULL);
 		run->end_ns = run->alive ? ft_now() : run->last_exit;
 	}
-	for (int cpu = 0; cpu < o->cpus; cpu++)
-		ft_unreasonable_idle(cpu, &run->idle[cpu]);
-	ft_unreasonable_idle(-1, &run->idle[o->cpus]);
+	sim_an_end(&run->an, run->end_ns);
+	/*
+	 * The tables count unreasonable idle from the events, as they do for
+	 * a real kernel's trace; the driver's detector sees the machine's
+	 * state itself, and with the checker on the two must agree.
+	 */
+	memcpy(run->idle, run->an.idle, sizeof(run->idle));
+	for (int cpu = 0; !o->no_check && cpu <= o->cpus; cpu++) {
+		struct ft_idle_stats st;
+		char where[16] = "all CPUs";
+
+		ft_unreasonable_idle(cpu == o->cpus ? -1 : cpu, &st);
+		if (cpu < o->cpus)
+			snprintf(where, sizeof(where), "CPU %d", cpu);
+		if (memcmp(&st, &run->idle[cpu], sizeof(st)))
+			snprintf(run->error, sizeof(run->error), "unreasonable idle on %s: the "
+				 "events give %llu/%llu/%llu, longest %llu ns, the driver's detector "
+				 "%llu/%llu/%llu, longest %llu ns", where, run->idle[cpu].count[0],
+				 run->idle[cpu].count[1], run->idle[cpu].count[2],
+				 run->idle[cpu].longest_ns, st.count[0], st.count[1], st.count[2],
+				 st.longest_ns);
+	}
 	for (int i = 0; i < run->nr_tasks; i++) {
 		if (!run->tasks[i].done)
 			run->tasks[i].exec_ns = ft_task_exec_ns(run->tasks[i].id);
@@ -551,6 +614,7 @@ void sim_run_free(struct sim_run *run)
 	}
 	for (int i = 0; run->waitq && i < 2 * (run->w->nr_res + 1); i++)
 		free(run->waitq[i]);
+	sim_samples_free(&run->an.idle_wake);
 	free(run->fill);
 	free(run->tasks);
 	free(run->timer_next);
@@ -558,6 +622,5 @@ void sim_run_free(struct sim_run *run)
 	free(run->waitq);
 	free(run->waitq_n);
 	free(run->owner);
-	free(run->curr);
 	free(run->group_id);
 }

@@ -20,11 +20,13 @@ pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
 bad() { fail=$((fail + 1)); echo "not ok - $*"; }
 
-# run NAME CPUS [args...]: the case's JSON result in $out/NAME.json
+# run NAME CPUS [args...]: the case's JSON result in $out/NAME.json, on
+# the ideal machine (--ideal: no timer slack, no wake-up or idle-exit
+# cost), where the figures below are worked out on paper
 run() {
 	name=$1 cpus=$2
 	shift 2
-	"$sim" --quiet --seed 0 --cpus "$cpus" --json "$out/$name.json" "$@" \
+	"$sim" --quiet --ideal --seed 0 --cpus "$cpus" --json "$out/$name.json" "$@" \
 		"$here/cases/$name.json" 2>"$out/$name.err" ||
 		{ bad "$name: fairsim failed: $(head -c 300 "$out/$name.err")"; return 1; }
 }
@@ -141,7 +143,7 @@ run pipe 2 && expect "bounded pipe: writers block when full, each read wakes one
 # receiver reads 4 x 10: expect 80 us of run time for every one of the
 # 16 tasks, every pipe drained, and the run ending once they are.
 if python3 "$top/sim/shapes/hackbench.py" -g 2 -f 4 -l 10 -T -p >"$out/hackbench.json" 2>"$out/hb.err" &&
-	"$sim" --quiet --seed 0 --cpus 2 --json "$out/hb.result.json" "$out/hackbench.json" 2>>"$out/hb.err"; then
+	"$sim" --quiet --ideal --seed 0 --cpus 2 --json "$out/hb.result.json" "$out/hackbench.json" 2>>"$out/hb.err"; then
 	expect "hackbench shape: 16 tasks, 80 us each, all messages delivered" "$out/hb.result.json" \
 		"len(r['tasks']) == 16 and all(x['runtime_ns'] == 80000 for x in r['tasks']) and \
 		 0 < r['duration_ns'] < 10000000"
@@ -155,7 +157,7 @@ fi
 # one due at the run's last instant never runs). Expect 499 wake-ups per
 # worker, all at once, and 499 requests of exactly 500 us each.
 if python3 "$top/sim/shapes/schbench.py" -m 1 -t 2 -r 1 -s 2000 -c 500 >"$out/schbench.json" 2>"$out/sb.err" &&
-	"$sim" --quiet --seed 0 --cpus 3 --json "$out/sb.result.json" "$out/schbench.json" 2>>"$out/sb.err"; then
+	"$sim" --quiet --ideal --seed 0 --cpus 3 --json "$out/sb.result.json" "$out/schbench.json" 2>>"$out/sb.err"; then
 	expect "schbench shape: requests of exactly the think time when nothing competes" \
 		"$out/sb.result.json" \
 		"all(t[w]['wakeups'] == 499 and t[w]['wakeup_latency_ns']['max'] == 0 and \
@@ -187,7 +189,7 @@ if run idle_islands 2 --islands && expect "unreasonable idle on islands: 100 eve
 	 r['unreasonable_idle']['buckets'] == ['2.5-3ms', '3-4ms', '>4ms'] and \
 	 r['unreasonable_idle']['total'] == {'count': [0, 0, 100], 'longest_ns': 9000000} and \
 	 [c['count'] for c in r['unreasonable_idle']['per_cpu']] == [[0, 0, 0], [0, 0, 100]]"; then
-	if "$sim" --seed 0 --islands --cpus 2 "$here/cases/idle_islands.json" 2>/dev/null |
+	if "$sim" --ideal --seed 0 --islands --cpus 2 "$here/cases/idle_islands.json" 2>/dev/null |
 		grep -q '^total  *0  *0  *100  *9\.000$'; then
 		ok "unreasonable idle: the text table's total row"
 	else
@@ -298,8 +300,174 @@ sys.exit(0 if want <= seen else 'missing events: %s' % (want - seen))
 EOF
 then ok "trace: ftrace text lines, in time order, all four event kinds"; else bad "trace does not parse"; fi
 
+# One analysis for both columns (sim/analysis.c): fairsim's own trace,
+# read back with --from-trace, goes through the code that made the run's
+# tables. With seed 0 every event falls on a whole microsecond, the
+# trace's resolution. Expect every figure of the run's JSON (run time,
+# switches, preemptions, migrations, wake-ups, each latency percentile,
+# waits, requests, unreasonable idle per CPU) again, on a machine with
+# balancing (mc-2) and on islands (100 idle intervals).
+same_figures() {	# WHAT RUN.json TRACE.json
+	if python3 - "$2" "$3" <<'EOF'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+keys = ('tasks', 'by_task', 'unreasonable_idle', 'duration_ns', 'cpus')
+diff = [k for k in keys if a[k] != b[k]]
+sys.exit('differ in %s: %s / %s' % (diff, str(a[diff[0]])[:200], str(b[diff[0]])[:200]) if diff else 0)
+EOF
+	then ok "$1"; else bad "$1"; fi
+}
+for m in mutex:--cpus_2 idle_islands:--islands; do
+	c=${m%%:*} args=$(echo "${m#*:}" | tr _ ' ')
+	# shellcheck disable=SC2086
+	if "$sim" --quiet --seed 0 --cpus 2 $args --json "$out/rt-$c.json" --trace "$out/rt-$c.trace" \
+		"$here/cases/$c.json" 2>"$out/rt.err" &&
+		"$sim" --quiet --from-trace "$out/rt-$c.trace" --workload "$here/cases/$c.json" \
+			--json "$out/ft-$c.json" 2>>"$out/rt.err"; then
+		same_figures "--from-trace of fairsim's own trace ($c, $args): the run's figures" \
+			"$out/rt-$c.json" "$out/ft-$c.json"
+	else
+		bad "--from-trace of fairsim's own trace ($c): $(head -c 300 "$out/rt.err")"
+	fi
+done
+
+# A real kernel's trace (traces/rtapp-host.trace: rt-app 1.0 on a busy
+# build machine, 2 CPUs, with other tasks running). rt-app names every
+# instance after its key, renames a thread only after it started (its
+# wakeup_new says "rt-app"), and a key of 16 characters or more keeps
+# "rt-app". Counted here by reading the lines directly: per thread of the
+# first 0.2 s from the first event of a workload thread, the switches in,
+# the time between switches in and out, the wake-ups and migrations.
+# Expect A, B and C's two instances (in order of appearance) with exactly
+# those figures, and one line naming the long key.
+tr=$here/traces/rtapp-host
+if "$sim" --from-trace "$tr.trace" --workload "$tr.json" --duration 0.2 --json "$out/host.json" \
+	>"$out/host.txt" 2>"$out/host.err" &&
+	grep -q 'no thread named for a-task-name-too-long' "$out/host.err" &&
+	python3 - "$tr.trace" "$out/host.json" <<'EOF'
+import json, re, sys
+r = json.load(open(sys.argv[2]))
+line = re.compile(r'^\s*.*-\d+\s+\[(\d+)\]\s+\S+\s+(\d+)\.(\d+): (\w+): (.*)$')
+ev = []
+for l in open(sys.argv[1]):
+	m = line.match(l)
+	if m and not l.startswith('#'):
+		ev.append((int(m.group(2)) * 10**9 + int(m.group(3)) * 1000, int(m.group(1)), m.group(4), m.group(5)))
+name, first = {}, {}
+for t, cpu, e, a in ev:
+	if e == 'sched_switch':
+		m = re.match(r'prev_comm=(.*) prev_pid=(\d+) .* next_comm=(.*) next_pid=(\d+)', a)
+		pairs = [(m.group(1), m.group(2)), (m.group(3), m.group(4))]
+	else:
+		m = re.match(r'comm=(.*) pid=(\d+)', a)
+		pairs = [(m.group(1), m.group(2))] if m else []
+	for c, p in pairs:
+		name[int(p)] = c
+		first.setdefault(int(p), t)
+ours = sorted((p for p in name if name[p] in ('A', 'B', 'C')), key=lambda p: (first[p], p))
+start = min(first[p] for p in ours)
+end = start + 200000000
+want = {}
+for p in ours:
+	key = '%s-%d' % (name[p], sum(1 for q in ours if name[q] == name[p] and (first[q], q) < (first[p], p)))
+	sw = wk = mg = run = 0
+	on = None
+	for t, cpu, e, a in ev:
+		if t > end:
+			break
+		if e == 'sched_switch':
+			pp, nn = (int(x) for x in re.findall(r'(?:prev|next)_pid=(\d+)', a))
+			if pp == p and on is not None:
+				run += t - on
+				on = None
+			if nn == p:
+				sw += 1
+				on = t
+		elif e in ('sched_wakeup', 'sched_migrate_task') and int(re.search(r' pid=(\d+)', a).group(1)) == p:
+			wk += e == 'sched_wakeup'
+			mg += e == 'sched_migrate_task'
+	if on is not None:
+		run += end - on
+	want[key] = (p, sw, run, wk, mg)
+got = {x['task'] + '-' + str(x['instance']): (x['pid'], x['switches'], x['runtime_ns'], x['wakeups'], x['migrations']) for x in r['tasks']}
+sys.exit(0 if got == want and sorted(got) == ['A-0', 'B-0', 'C-0', 'C-1'] else 'got %s, want %s' % (got, want))
+EOF
+then
+	ok "--from-trace of a real kernel's trace: rt-app's thread names; switches, run time, wake-ups, migrations as the lines give them"
+else
+	bad "--from-trace of a real kernel's trace: $(head -c 300 "$out/host.err")"
+fi
+
+# The same trace in trace-cmd report's layout (a "cpus=2" first line, no
+# header, no irq-info column). Expect the same figures.
+{ echo "cpus=2"; grep -v '^#' "$tr.trace" | sed -E 's/^(.*\[[0-9]{3}\]) [^ ]{5} /\1 /'; } >"$out/tc.txt"
+if "$sim" --quiet --from-trace "$out/tc.txt" --workload "$tr.json" --duration 0.2 \
+	--json "$out/tc.json" 2>/dev/null; then
+	same_figures "--from-trace of trace-cmd report's layout: the same figures" \
+		"$out/host.json" "$out/tc.json"
+else
+	bad "--from-trace of trace-cmd report's layout: fairsim failed"
+fi
+
+# --twin: fairsim's result beside real ones, figures per task definition.
+# The real trace's result as both sides (one "fairsim", two "real"): a
+# twin of itself. Expect every difference 0, nothing outside the range,
+# B's share row in the text, and a JSON of the rows.
+if "$sim" --twin "$out/host.json" "$out/host.json" "$out/host.json" --json "$out/twin.json" \
+	>"$out/twin.txt" 2>&1 && grep -q '^B  *share %' "$out/twin.txt" &&
+	python3 -c "
+import json, sys
+r = json.load(open('$out/twin.json'))['rows']
+sys.exit(0 if r and all(x['difference'] == 0 and not x['outside_real_range'] and x['real']['runs'] == 2 for x in r) else 'rows: %s' % r[:2])"; then
+	ok "--twin: a result beside itself differs by 0 in every row, text and JSON"
+else
+	bad "--twin: $(head -c 300 "$out/twin.txt")"
+fi
+if "$sim" --twin "$out/host.json" "$out/host.json" --vs "$out/host.json" --json "$out/twin2.json" \
+	>/dev/null 2>&1 && python3 -c "
+import json, sys
+r = json.load(open('$out/twin2.json'))
+sys.exit(0 if len(r['fairsim']) == 2 and len(r['real']) == 1 and
+	 all(x['fairsim']['runs'] == 2 and x['real']['runs'] == 1 for x in r['rows']) else 'sides: %s / %s' % (r['fairsim'], r['real']))"; then
+	ok "--twin A B --vs C: two fairsim results, one real"
+else
+	bad "--twin A B --vs C: the sides are not split at --vs"
+fi
+
+# Bad traces: one line naming the file and line, exit 1, no JSON left.
+printf '# tracer: nop\n   A-1 [000] d..2. 1.000000: sched_switch: prev_comm=A prev_pid=1\n' >"$out/bad.trace"
+mkdir "$out/badtrace"
+if "$sim" --from-trace "$out/bad.trace" --json "$out/badtrace/r.json" >/dev/null 2>"$out/bt.err"; then
+	bad "a malformed sched_switch: exited 0"
+elif [ "$(wc -l <"$out/bt.err")" -eq 1 ] && grep -q 'bad.trace:2: a sched_switch without' "$out/bt.err" &&
+	[ -z "$(ls -A "$out/badtrace")" ]; then
+	ok "a malformed trace line: $(cat "$out/bt.err")"
+else
+	bad "a malformed trace line: $(head -c 300 "$out/bt.err") $(ls -A "$out/badtrace")"
+fi
+# cli_fails LABEL ARGS...: fairsim ARGS exits non-zero with a "fairsim:" line
+cli_fails() {
+	label=$1
+	shift
+	if "$sim" "$@" >/dev/null 2>"$out/cli.err"; then
+		bad "command line '$label': exited 0"
+	elif grep -q '^fairsim: ' "$out/cli.err"; then
+		ok "command line '$label': $(grep -m1 '^fairsim: ' "$out/cli.err")"
+	else
+		bad "command line '$label': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
+	fi
+}
+for args in "--from-trace /no/such.trace" "--from-trace $here/cases/mutex.json" \
+	"--from-trace $tr.trace --workload $here/cases/mutex.json" "--twin $out/host.json" \
+	"--twin $out/host.txt $out/host.json" "--workload $tr.json $here/cases/mutex.json" \
+	"--from-trace $tr.trace --islands"; do
+	# shellcheck disable=SC2086
+	cli_fails "$args" $args
+done
+
 # The 2023 sleeper (fixtures/workloads/sleeper.json: A always runs, B runs
-# 1 ms and sleeps 1 ms, one CPU, HZ=250, base slice 0.7 ms). B needs
+# 1 ms and sleeps 1 ms, one CPU, HZ=250, base slice 0.7 ms), on the ideal
+# machine (--ideal), where B's 2 ms cycle can lock to the 4 ms tick grid. B needs
 # 1 ms a burst but its slice is 0.7 ms, so a tick that falls in the last
 # 0.3 ms of a burst, past B's deadline, ends it: B is not eligible then,
 # A runs to the next tick (4 ms later) and B keeps one burst in three.
@@ -317,7 +485,7 @@ then ok "trace: ftrace text lines, in time order, all four event kinds"; else ba
 # The probes sit in the build dir's gen/, a variant's binary (asan/) one
 # level below it, next to a gen/ of its own without them.
 share_b() {	# SEED [FEATURES]: B's share in percent
-	"$sim" --quiet --cpus 1 --seed "$1" --duration 4 ${2:+--features "$2"} --json "$out/sl.json" \
+	"$sim" --quiet --cpus 1 --seed "$1" --duration 4 ${2:+--features "$2"} --json "$out/sl.json" $costs \
 		"$top/fixtures/workloads/sleeper.json" && python3 -c "
 import json; print([x['share_pct'] for x in json.load(open('$out/sl.json'))['tasks'] if x['task'] == 'B'][0])"
 }
@@ -325,11 +493,76 @@ near() { awk -v v="$1" -v want="$2" 'BEGIN { exit !(v >= want - 0.5 && v <= want
 if cat "$(dirname "$sim")"/gen/probes*.h "$(dirname "$sim")"/../gen/probes*.h 2>/dev/null |
    grep -q 'FT_HAVE_REQUEUE_CURRENT_V'; then off=33.3 why="lag clipped to 0 at wake-up"
 else off=50 why="lag against a stale V"; fi
+costs=--ideal
 on=$(share_b 1) grid=$(share_b 2) nozero=$(share_b 2 '!DELAY_ZERO')
 if near "$on" 50 && near "$grid" "$off" && near "$nozero" 50; then
 	ok "sleeper: B $on% on the tick grid, $grid% off it ($why), $nozero% off it without DELAY_ZERO"
 else
 	bad "sleeper: B on the grid $on% (want 50), off $grid% (want $off: $why), off without DELAY_ZERO $nozero% (want 50)"
+fi
+
+# What a real machine adds (engine.c; the defaults: 50 us timer slack,
+# 10 us of CPU per wake-up, 5 us from a wake-up to the switch on an idle
+# CPU, 5 us on a busy one the wake-up preempts). The periodic case alone on one CPU: its timer expires at 5, 9,
+# ..., 997 ms, never within 50 us before a tick (multiples of 4 ms), so
+# each wake-up comes 50 us late, the idle CPU switches 5 us after it, and
+# the task runs 10 us before its 1 ms. Expect 249 wake-ups, every
+# latency exactly 5 us, and 1 ms + 249 x 1.010 ms = 252.49 ms of run
+# time (the timer's period stays on its grid: the slack does not add up).
+if "$sim" --quiet --seed 0 --cpus 1 --json "$out/costs.json" "$here/cases/periodic.json" 2>"$out/costs.err"; then
+	expect "costs: a periodic task alone wakes 50 us late, switches in 5 us, runs 10 us more" \
+		"$out/costs.json" \
+		"t['p-0']['wakeups'] == 249 and t['p-0']['runtime_ns'] == 252490000 and \
+		 t['p-0']['wakeup_latency_ns']['p50'] == t['p-0']['wakeup_latency_ns']['max'] == 5000"
+else
+	bad "costs: $(head -c 300 "$out/costs.err")"
+fi
+
+# Timer slack ends at a tick inside its range (an interrupt that runs the
+# hrtimer queue expires every timer past its soft expiry): A (cases/
+# slack.json) runs 1 ms and sleeps 2.98 ms. Its first sleep is due at
+# 3.98 ms and the tick at 4 ms lies within the 50 us, so it wakes then;
+# it runs from 4.005 (idle exit) for 10 us + 1 ms, sleeps at 5.015, is
+# due at 7.995 and wakes with the tick at 8, and so on: a 4 ms cycle.
+# Expect 250 wake-ups in 1 s (4, 8, ..., 1000 ms, the last at the run's
+# end; without the tick it would drift by 45 us a cycle and wake fewer
+# times), every latency 5 us, and 250 x 1 ms + 249 x 10 us of run time.
+if "$sim" --quiet --seed 0 --cpus 1 --json "$out/slack.json" "$here/cases/slack.json" 2>"$out/slack.err"; then
+	expect "timer slack: a sleep due within 50 us before a tick ends at the tick" "$out/slack.json" \
+		"t['a-0']['wakeups'] == 250 and t['a-0']['runtime_ns'] == 252490000 and \
+		 t['a-0']['wakeup_latency_ns']['p50'] == 5000 and t['a-0']['wakeup_latency_ns']['max'] == 5000"
+else
+	bad "timer slack: $(head -c 300 "$out/slack.err")"
+fi
+
+# The wake-up preemption cost alone (--ideal --wake-preempt 5) on the
+# wake-up case above: a wake-up that preempts A now lets A run 5 us more
+# before B runs; one that does not waits A's remaining 300 us as before.
+# Expect B's latencies to be 5 us or 300 us and nothing else, the median
+# 5 us, and A preempted on some wake-ups but not all.
+if "$sim" --quiet --ideal --wake-preempt 5 --seed 0 --cpus 1 --json "$out/wp.json" \
+	"$here/cases/wakeup_wait.json" 2>"$out/wp.err"; then
+	expect "wake-up preemption cost: a preempting wake-up waits exactly 5 us" "$out/wp.json" \
+		"t['b-0']['wakeup_latency_ns']['p50'] == 5000 and \
+		 t['b-0']['wakeup_latency_ns']['max'] == 300000 and \
+		 {v for _, v in r['by_task']['b']['wakeup_latency_cdf_ns']} == {5000, 300000} and \
+		 0 < t['a-0']['preemptions'] < 99"
+else
+	bad "wake-up preemption cost: $(head -c 300 "$out/wp.err")"
+fi
+
+# The sleeper with the machine's costs (the defaults): B's cycle is no
+# longer exactly 2 ms, drifts against the tick, and the ticks that land
+# in its bursts' last 0.3 ms cut one in three on every tree and seed.
+# Expect B between 32 and 35% with seeds 1 and 2, with delayed dequeue
+# and without: the phase lock (50%) is gone.
+costs=
+b1=$(share_b 1) b2=$(share_b 2) s1=$(share_b 1 '!DELAY_DEQUEUE') s2=$(share_b 2 '!DELAY_DEQUEUE')
+if awk -v a="$b1" -v b="$b2" -v c="$s1" -v d="$s2" 'BEGIN {
+	exit !(a > 32 && a < 35 && b > 32 && b < 35 && c > 32 && c < 35 && d > 32 && d < 35) }'; then
+	ok "sleeper with the machine's costs: B $b1% / $b2% (seeds 1, 2), $s1% / $s2% without DELAY_DEQUEUE"
+else
+	bad "sleeper with the machine's costs: B $b1% / $b2%, without DELAY_DEQUEUE $s1% / $s2% (want 32..35)"
 fi
 
 # A/B (sim/ab.sh, fairsim --compare): the sleeper, strict EEVDF
@@ -339,7 +572,7 @@ fi
 # or by +25% where seed 2 gives 33.3% (above): (50 + 33.3) / 2 / 33.3.
 if [ "$off" = 50 ]; then lo=40 hi=60; else lo=20 hi=30; fi
 if "$top/sim/ab.sh" "$top/fixtures/workloads/sleeper.json" "$out/ab" 2 1 "$sim" '!DELAY_DEQUEUE' \
-	"$sim" '' --cpus 1 --duration 2 >"$out/ab.txt" 2>&1 &&
+	"$sim" '' --cpus 1 --duration 2 --ideal >"$out/ab.txt" 2>&1 &&
 	[ "$(ls "$out/ab" | wc -l)" -eq 4 ] && grep -q '^run time ms' "$out/ab.txt" &&
 	awk -v lo=$lo -v hi=$hi '/^# scheduling latency \(us\) for B$/ { b = 1 }
 	       b && /^run time ms/ { c = $NF; sub(/%/, "", c); found = (c + 0 >= lo && c + 0 <= hi) }
@@ -416,16 +649,11 @@ done
 # Bad command lines: one line each, non-zero exit.
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
 	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
+	"--timer-slack -1" "--wake-cost x" "--idle-exit 1e12" "--wake-preempt -" \
 	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
-	if "$sim" $a >/dev/null 2>"$out/cli.err"; then
-		bad "command line '$args': exited 0"
-	elif grep -q '^fairsim: ' "$out/cli.err"; then
-		ok "command line '$args': $(grep -m1 '^fairsim: ' "$out/cli.err")"
-	else
-		bad "command line '$args': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
-	fi
+	cli_fails "$args" $a
 done
 
 echo "sim: $pass passed, $fail failed, $skip skipped"
