@@ -83,6 +83,11 @@ for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
 			# what perf sampled in the end (it adds :u where it must)
 			used=$(perf report -i "$work/p.data" --header-only 2>/dev/null |
 			       sed -n 's/^# event : name = \([^,]*\),.*/\1/p' | head -n 1)
+			# where the rest goes: the largest symbols outside the tree's code
+			perf report -i "$work/p.data" --stdio -q --comm fairsim --sort sym -F period,sym 2>/dev/null |
+			awk -v all="$all" 'FILENAME == ARGV[1] { tree[$1] = 1; next }
+			     !($3 in tree) { printf "%s %.1f%%\n", $3, 100 * $1 / all }' "$work/tree.syms" - |
+			sort -k2 -rn | head -n 6 | tr '\n' ' ' >"$work/top-$w-$mode"
 		else
 			all=0 tree=0 fair=0 n=0
 		fi
@@ -113,6 +118,11 @@ for mode in on off; do
 	fi
 done
 printf 'largest resident set: %d MB\n' $((rss / 1024))
+for mode in on off; do
+	if [ -s "$work/top-cyclictest-hackbench-$mode" ]; then
+		echo "hackbench, checker $mode, above the floor: $(sed 's/ $//' "$work/top-cyclictest-hackbench-$mode")"
+	fi
+done
 if [ -n "$event" ]; then
 	echo "floor: the tree's code (fair.c, pelt.c, lib/) by perf samples of ${used:-$event} at 999 Hz; ratio: cpu s / floor s"
 else
