@@ -15,10 +15,11 @@
 set -eu
 jobs=$(nproc)
 case ${1-} in
--j) jobs=${2-}; shift 2 ;;
+-j) jobs=${2-}; shift; [ $# -eq 0 ] || shift ;;
 -j*) jobs=${1#-j}; shift ;;
 esac
 case $jobs in ''|*[!0-9]*|0) echo "fairsim: JOBS must be a count >= 1, not '$jobs'" >&2; exit 2 ;; esac
+[ $# -ge 8 ] || { echo "usage: sim/ab.sh [-j JOBS] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]" >&2; exit 2; }
 workload=$1 out=$2 seeds=$3 first=$4 bin_a=$5 feat_a=$6 bin_b=$7 feat_b=$8
 shift 8
 case $seeds in ''|*[!0-9]*|0) echo "fairsim: SEEDS must be a count >= 1, not '$seeds'" >&2; exit 2 ;; esac
