@@ -133,6 +133,8 @@ sim:
 
 # The same workload base vs patched: another tree (KSRC_B) and/or other
 # features (FEATURES_B), over SEEDS seeds; results under the build dir.
+# The runs go make's -jN at a time, every core without one (-j alone too).
+SIM_JOBS = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),$(shell nproc))
 sim-ab:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim-ab needs WORKLOAD=<rt-app .json>" >&2; exit 2; }
 	@[ -n "$(KSRC_B)$(FEATURES_B)$(PROFILE_B)" ] || { echo "fairtest: make sim-ab needs KSRC_B=<patched tree>, FEATURES_B=<features> and/or PROFILE_B=<profile>" >&2; exit 2; }
@@ -143,7 +145,7 @@ sim-ab:
 	$(call with_tree,bin_b=$$obj/fairsim; \
 	 $(if $(KSRC_B)$(PROFILE_B),ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(or $(KSRC_B),$(KSRC))) && \
 	   bin_b=$(call obj_dir,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
-	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
+	 $(TOP)/sim/ab.sh -j $(SIM_JOBS) $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
 	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) $(SIM_COSTS) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
 	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
@@ -184,6 +186,7 @@ help:
 	@echo '            latency, cyclictest and schbench shaped tables (fixtures/workloads/)'
 	@echo '  sim-ab    WORKLOAD=f.json KSRC_B=tree, FEATURES_B=... and/or PROFILE_B=...: base vs patched over'
 	@echo '            SEEDS seeds, latency rows with change % and +/- spread'
+	@echo '            (runs -jN at a time, default every core; output as a serial run'"'"'s)'
 	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'
 	@echo '            shape and re-capture its sched-domain dumps into fixtures/topologies/qemu/,'
 	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'

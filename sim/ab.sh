@@ -5,27 +5,59 @@
 # The sides differ by their fairsim binary (two trees' builds) and/or by
 # their sched features; every run writes its JSON result under OUT, and
 # fairsim --compare prints the seeds' table shape with change and spread.
-# A failing run stops it, naming the side and seed.
+# The runs are independent processes, JOBS at a time (-j, default every
+# core): each keeps its stderr apart and it is replayed in seed order, so
+# stdout, stderr and the result files are the bytes a serial run (-j 1)
+# gives. A failing run fails it, naming the first side and seed in that
+# order that failed.
 #
-# usage: sim/ab.sh WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]
+# usage: sim/ab.sh [-j JOBS] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]
 set -eu
+jobs=$(nproc)
+case ${1-} in
+-j) jobs=${2-}; shift; [ $# -eq 0 ] || shift ;;
+-j*) jobs=${1#-j}; shift ;;
+esac
+case $jobs in ''|*[!0-9]*|0) echo "fairsim: JOBS must be a count >= 1, not '$jobs'" >&2; exit 2 ;; esac
+[ $# -ge 8 ] || { echo "usage: sim/ab.sh [-j JOBS] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]" >&2; exit 2; }
 workload=$1 out=$2 seeds=$3 first=$4 bin_a=$5 feat_a=$6 bin_b=$7 feat_b=$8
 shift 8
 case $seeds in ''|*[!0-9]*|0) echo "fairsim: SEEDS must be a count >= 1, not '$seeds'" >&2; exit 2 ;; esac
 mkdir -p "$out"
-base= patched=
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 i=0
 while [ "$i" -lt "$seeds" ]; do
-	seed=$((first + i))
-	for side in base patched; do
-		if [ $side = base ]; then bin=$bin_a feat=$feat_a; else bin=$bin_b feat=$feat_b; fi
-		res=$out/$side-seed$seed.json
-		"$bin" --quiet --seed "$seed" ${feat:+--features "$feat"} --json "$res" "$@" "$workload" ||
-			{ echo "fairsim: the $side run with seed $seed failed" >&2; exit 1; }
-		if [ $side = base ]; then base="$base $res"; else patched="$patched $res"; fi
-	done
+	echo "$((first + i)) base"
+	echo "$((first + i)) patched"
 	i=$((i + 1))
-done
+done >"$logs/runs"
+# One run per line of $logs/runs, its stderr and exit status under $logs.
+# xargs gives the job the fairsim arguments, then the line's SEED SIDE.
+export workload out logs bin_a feat_a bin_b feat_b
+# shellcheck disable=SC2016 # expanded by the job's shell
+xargs -P "$jobs" -L 1 sh -c '
+	i=0 n=$#
+	for a do
+		i=$((i + 1))
+		if [ $i -le $((n - 2)) ]; then set -- "$@" "$a"
+		elif [ $i -lt $n ]; then seed=$a
+		else side=$a; fi
+		shift
+	done
+	if [ $side = base ]; then bin=$bin_a feat=$feat_a; else bin=$bin_b feat=$feat_b; fi
+	"$bin" --quiet --seed "$seed" ${feat:+--features "$feat"} --json "$out/$side-seed$seed.json" \
+		"$@" "$workload" 2>"$logs/$seed-$side.err"
+	echo $? >"$logs/$seed-$side.rc"' sh_ab "$@" <"$logs/runs" ||
+	true
+base='' patched=''
+while read -r seed side; do
+	cat "$logs/$seed-$side.err" >&2
+	[ "$(cat "$logs/$seed-$side.rc" 2>/dev/null)" = 0 ] ||
+		{ echo "fairsim: the $side run with seed $seed failed" >&2; exit 1; }
+	res=$out/$side-seed$seed.json
+	if [ "$side" = base ]; then base="$base $res"; else patched="$patched $res"; fi
+done <"$logs/runs"
 echo "# $workload: base = ${bin_a%/fairsim}${feat_a:+ with $feat_a}, patched = ${bin_b%/fairsim}${feat_b:+ with $feat_b}"
 # shellcheck disable=SC2086
 exec "$bin_a" --compare $base --vs $patched

@@ -581,6 +581,34 @@ if "$top/sim/ab.sh" "$top/fixtures/workloads/sleeper.json" "$out/ab" 2 1 "$sim" 
 else
 	bad "A/B of the sleeper (want +$lo..$hi%): $(tail -n 8 "$out/ab.txt")"
 fi
+
+# The A/B runs in parallel (sim/ab.sh -j): every_event (each run says on
+# stderr that it leaves the RT task out), three seeds a side on 4 CPUs,
+# with 2 jobs and with 1; then a patched side whose features do not
+# exist, so every patched run fails. Expect stdout, stderr and the six
+# result files byte-identical between 2 jobs and 1, and the failure's
+# stderr and exit status identical too, naming patched seed 1.
+ab_jobs() {	# JOBS DIR FEATURES_B: stdout, stderr and exit status in DIR.*
+	"$top/sim/ab.sh" -j "$1" "$here/cases/every_event.json" "$out/$2" 3 1 "$sim" '' "$sim" "$3" \
+		--cpus 4 >"$out/$2.out" 2>"$out/$2.err"
+	echo $? >"$out/$2.rc"
+}
+ab_jobs 1 j1 '!DELAY_DEQUEUE'
+ab_jobs 2 j2 '!DELAY_DEQUEUE'
+ab_jobs 1 f1 'NO_SUCH_FEATURE'
+ab_jobs 2 f2 'NO_SUCH_FEATURE'
+same=1
+for f in j1.out j1.err j1.rc f1.err f1.rc $(cd "$out/j1" && ls); do
+	case $f in j1.* | f1.*) a=$out/$f b=$out/$(echo "$f" | tr 1 2) ;; *) a=$out/j1/$f b=$out/j2/$f ;; esac
+	cmp -s "$a" "$b" || { same=0; bad "A/B with 2 jobs: $(basename "$b") differs from the serial run's"; }
+done
+if [ $same = 1 ] && [ "$(cat "$out/j1.rc")" = 0 ] && [ "$(ls "$out/j1" | wc -l)" -eq 6 ] &&
+	[ "$(grep -c 'left out' "$out/j1.err")" -eq 6 ] && grep -q '^run time ms' "$out/j1.out" &&
+	[ "$(cat "$out/f1.rc")" = 1 ] && tail -n 1 "$out/f1.err" | grep -q 'the patched run with seed 1 failed'; then
+	ok "A/B with 2 jobs: stdout, stderr and results the serial run's bytes, a failure named alike"
+elif [ $same = 1 ]; then
+	bad "A/B with 2 jobs: serial run: rc $(cat "$out/j1.rc"), $(ls "$out/j1" | wc -l) results; failing run: rc $(cat "$out/f1.rc"), $(tail -n 1 "$out/f1.err")"
+fi
 if "$sim" --compare "$out/d1.txt" --vs "$out/d1.json" >/dev/null 2>"$out/cmp.err"; then
 	bad "--compare of a file that is no result: exited 0"
 elif grep -q "is not a fairsim result file" "$out/cmp.err"; then
