@@ -82,7 +82,8 @@ static int start_instance(struct sim_run *run, int d, int cpu, int inst, ft_u64 
 	}
 	t = &run->tasks[run->nr_tasks];
 	/* named before the fork: its wakeup_new is traced under that name */
-	*t = (struct sim_task){ .def = d, .cpu = cpu, .inst = inst, .start_delay = delay };
+	*t = (struct sim_task){ .def = d, .cpu = cpu, .rq_cpu = cpu, .inst = inst,
+				.start_delay = delay, .allowed = def->cpus };
 	t->timer_next = calloc(run->w->nr_res + 1, sizeof(*t->timer_next));
 	attr.nice = def->nice;
 	attr.slice_ns = def->slice_ns;
@@ -99,7 +100,7 @@ static int start_instance(struct sim_run *run, int d, int cpu, int inst, ft_u64 
 	}
 	t->id = id;
 	run->by_id[id] = run->nr_tasks + 1;
-	run->nr_tasks++;
+	run->an.nr_tasks = ++run->nr_tasks;
 	run->alive++;
 	return 0;
 }
@@ -398,6 +399,11 @@ static void behave(int id, void *ctx)
 	}
 }
 
+static struct sim_task *an_task_of(void *ctx, int pid)
+{
+	return sim_task_of(ctx, pid);
+}
+
 static int make_groups(struct sim_run *run)
 {
 	struct sim_workload *w = run->w;
@@ -485,7 +491,6 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
 	run->fill = calloc(w->nr_res + 1, sizeof(long));
 	run->owner = malloc((w->nr_res + 1) * sizeof(int));
-	run->curr = calloc(o->cpus, sizeof(int));
 	for (int i = 0; i <= w->nr_res; i++)
 		run->owner[i] = -1;
 	run->end_ns = o->duration_ns ? o->duration_ns : w->duration_ns;
@@ -496,8 +501,12 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 		return -1;
 	}
 	machine_domains(run);
+	sim_an_init(&run->an, o->cpus, true, an_task_of, run);
+	run->an.tasks = run->tasks;
 	ft_set_invariant_checking(!o->no_check);
 	ft_init_granularity();	/* the base slice a machine of this size boots with */
+	run->hz = 1000000000ULL / ft_tick_nsec();
+	run->base_slice_ns = ft_base_slice();
 	if (set_features(run, o->features) || make_groups(run))
 		return -1;
 	ft_set_behaviour(behave, run);
@@ -519,9 +528,28 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 			ft_run_for(10000000ULL);
 		run->end_ns = run->alive ? ft_now() : run->last_exit;
 	}
-	for (int cpu = 0; cpu < o->cpus; cpu++)
-		ft_unreasonable_idle(cpu, &run->idle[cpu]);
-	ft_unreasonable_idle(-1, &run->idle[o->cpus]);
+	sim_an_end(&run->an, run->end_ns);
+	/*
+	 * The tables count unreasonable idle from the events, as they do for
+	 * a real kernel's trace; the driver's detector sees the machine's
+	 * state itself, and with the checker on the two must agree.
+	 */
+	memcpy(run->idle, run->an.idle, sizeof(run->idle));
+	for (int cpu = 0; !o->no_check && cpu <= o->cpus; cpu++) {
+		struct ft_idle_stats st;
+		char where[16] = "all CPUs";
+
+		ft_unreasonable_idle(cpu == o->cpus ? -1 : cpu, &st);
+		if (cpu < o->cpus)
+			snprintf(where, sizeof(where), "CPU %d", cpu);
+		if (memcmp(&st, &run->idle[cpu], sizeof(st)))
+			snprintf(run->error, sizeof(run->error), "unreasonable idle on %s: the "
+				 "events give %llu/%llu/%llu, longest %llu ns, the driver's detector "
+				 "%llu/%llu/%llu, longest %llu ns", where, run->idle[cpu].count[0],
+				 run->idle[cpu].count[1], run->idle[cpu].count[2],
+				 run->idle[cpu].longest_ns, st.count[0], st.count[1], st.count[2],
+				 st.longest_ns);
+	}
 	for (int i = 0; i < run->nr_tasks; i++) {
 		if (!run->tasks[i].done)
 			run->tasks[i].exec_ns = ft_task_exec_ns(run->tasks[i].id);
@@ -558,6 +586,5 @@ void sim_run_free(struct sim_run *run)
 	free(run->waitq);
 	free(run->waitq_n);
 	free(run->owner);
-	free(run->curr);
 	free(run->group_id);
 }

@@ -17,7 +17,10 @@ static void usage(void)
 	fprintf(stderr, "usage: fairsim [--cpus N | --topology NAME|FILE.topo] [--islands] [--seed N]\n"
 		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
 		"               [--no-check] [--quiet] WORKLOAD.json\n"
-		"       fairsim --compare BASE.json... --vs PATCHED.json...\n");
+		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
+		"               [--duration S] [--json FILE] [--quiet]\n"
+		"       fairsim --compare BASE.json... --vs PATCHED.json...\n"
+		"       fairsim --twin FAIRSIM.json REAL.json... [--json FILE]\n");
 }
 
 static int bad(const char *what, const char *arg)
@@ -101,10 +104,66 @@ static void drop_tmp(void)
 		unlink(tmp_trace);
 }
 
+/*
+ * --from-trace: a kernel's trace (or fairsim's) through the analysis that
+ * makes fairsim's tables; the workload, when given, names the tasks to
+ * report and the window's length.
+ */
+static int from_trace(const char *path, const char *workload, struct sim_opts *o,
+		      const char *topology)
+{
+	struct sim_workload w = {};
+	struct sim_trace_info info = {};
+	struct sim_run run = {};
+	int ret = 1;
+
+	if (o->trace_out || topology || o->islands || o->features || o->workload) {
+		fprintf(stderr, "fairsim: --from-trace reads a run that happened: it takes "
+			"--workload, --cpus, --duration, --json, --quiet and nothing of a run "
+			"(%s)\n", o->workload ? o->workload : o->trace_out ? "--trace" : topology ?
+			"--topology" : o->islands ? "--islands" : "--features");
+		return 2;
+	}
+	if (workload && sim_parse(workload, &w, FT_MAX_CPUS))
+		return 1;
+	snprintf(w.path, sizeof(w.path), "%s", workload ? workload : "");
+	run.w = &w;
+	run.o = o;
+	o->no_check = true;
+	if (sim_from_trace(path, &run, &w, o, &info))
+		goto out;
+	run.from = path;
+	run.info = &info;
+	o->topo.name = "trace";
+	if (info.missing[0])
+		fprintf(stderr, "fairsim: %s: no thread named for %s (rt-app keeps the name "
+			"\"rt-app\" for a key of 16 characters or more)\n", path, info.missing);
+	if (o->json_out) {
+		atexit(drop_tmp);
+		snprintf(tmp_json, sizeof(tmp_json), "%s.tmp%d", o->json_out, (int)getpid());
+		if (sim_report_json(tmp_json, &run) || rename(tmp_json, o->json_out)) {
+			fprintf(stderr, "fairsim: cannot write %s\n", o->json_out);
+			goto out;
+		}
+	}
+	if (!o->quiet)
+		sim_report_text(stdout, &run);
+	ret = 0;
+out:
+	for (int i = 0; i < run.nr_tasks; i++) {
+		sim_samples_free(&run.tasks[i].wake_lat);
+		sim_samples_free(&run.tasks[i].wait);
+		sim_samples_free(&run.tasks[i].resp);
+	}
+	free(run.tasks);
+	sim_workload_free(&w);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct sim_opts o = { .seed = 1 };
-	const char *topology = NULL;
+	const char *topology = NULL, *from = NULL, *workload = NULL;
 	struct sim_workload w;
 	struct sim_run run;
 	long long n;
@@ -112,6 +171,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--compare"))
 		return sim_compare(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "--twin"))
+		return sim_twin(argc - 2, argv + 2);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -150,6 +211,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--trace")) {
 			o.trace_out = v;
 			i++;
+		} else if (!strcmp(a, "--from-trace")) {
+			from = v;
+			i++;
+		} else if (!strcmp(a, "--workload")) {
+			workload = v;
+			i++;
 		} else if (a[0] == '-') {
 			usage();
 			return bad("unknown option", a);
@@ -158,6 +225,12 @@ int main(int argc, char **argv)
 		} else {
 			o.workload = a;
 		}
+	}
+	if (from)
+		return from_trace(from, workload, &o, topology);
+	if (workload) {
+		usage();
+		return bad("--workload goes with --from-trace; a run takes its workload as", workload);
 	}
 	if (!o.workload) {
 		usage();
@@ -207,7 +280,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (trace)
-			sim_trace_header(trace);
+			sim_trace_header(trace, o.workload, o.cpus,
+					 o.duration_ns ? o.duration_ns : w.duration_ns);
 		ret = sim_run_traced(&run, &w, &o, trace);
 		if (trace && fclose(trace))
 			ret = -1;

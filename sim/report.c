@@ -142,7 +142,10 @@ static void idle_table(FILE *f, struct sim_run *run)
 	int n = run->o->cpus;
 
 	fprintf(f, "\n# unreasonable idle (a CPU idle > 2.5 ms while a task allowed there waits "
-		"elsewhere), HZ=%llu\n%-6s", 1000000000ULL / ft_tick_nsec(), "cpu");
+		"elsewhere)");
+	if (run->hz)
+		fprintf(f, ", HZ=%llu", run->hz);
+	fprintf(f, "\n%-6s", "cpu");
 	for (int b = 0; b < FT_IDLE_BUCKETS; b++)
 		fprintf(f, " %9s", idle_buckets[b]);
 	fprintf(f, " %11s\n", "longest ms");
@@ -173,20 +176,45 @@ static void machine_name(struct sim_run *run, char *out, size_t n)
 			 run->domains[0] ? run->domains : "none");
 }
 
+/* The first lines of a report read from a trace: what, where, how much. */
+static void trace_header(FILE *f, struct sim_run *run)
+{
+	const struct sim_trace_info *in = run->info;
+
+	fprintf(f, "fairsim: trace %s%s%s, %d CPU%s, %llu.%06llu s from %llu.%06llu, %ld events%s\n",
+		run->from, run->w->path[0] ? ", workload " : "", run->w->path, run->o->cpus,
+		run->o->cpus > 1 ? "s" : "", run->end_ns / 1000000000ULL,
+		run->end_ns % 1000000000ULL / 1000, in->start_ns / 1000000000ULL,
+		in->start_ns % 1000000000ULL / 1000, in->events,
+		in->fairsim ? " (fairsim's)" : "");
+	fprintf(f, "fairsim: other tasks ran %.3f ms (%.2f%% of the CPUs)%s\n",
+		run->an.other_ns / 1e6, run->end_ns ? 100.0 * run->an.other_ns /
+		((double)run->end_ns * run->o->cpus) : 0, in->lost ?
+		"; the trace LOST EVENTS: its figures are incomplete" : "");
+	if (in->short_by)
+		fprintf(f, "fairsim: the trace ends %.3f ms before the workload's duration\n",
+			in->short_by / 1e6);
+}
+
 void sim_report_text(FILE *f, struct sim_run *run)
 {
 	const struct sim_opts *o = run->o;
 	char m[128];
 
+	if (run->from) {
+		trace_header(f, run);
+		goto tables;
+	}
 	machine_name(run, m, sizeof(m));
 	fprintf(f, "fairsim: %s on %s, HZ=%llu, base slice %llu us, %llu.%03llu s simulated, "
-		"seed %llu%s%s%s\n", run->w->path, m, 1000000000ULL / ft_tick_nsec(),
-		ft_base_slice() / 1000, run->end_ns / 1000000000ULL,
+		"seed %llu%s%s%s\n", run->w->path, m, run->hz,
+		run->base_slice_ns / 1000, run->end_ns / 1000000000ULL,
 		run->end_ns % 1000000000ULL / 1000000, o->seed,
 		o->features ? ", features " : "", o->features ? o->features : "",
 		o->no_check ? ", invariant checker off" : "");
 	if (run->w->ignored[0])
 		fprintf(f, "fairsim: ignored (not modelled): %s\n", run->w->ignored);
+tables:
 	perf_sched_latency(f, run);
 	summary(f, run);
 	for (int d = 0; d < run->w->nr_defs; d++)
@@ -289,14 +317,25 @@ int sim_report_json(const char *path, struct sim_run *run)
 	json_object_object_add(root, "topology", json_object_new_string(o->islands ? "islands" :
 								       o->topo.name));
 	json_object_object_add(root, "sched_domains", json_object_new_string(run->domains));
-	json_object_object_add(root, "hz", num(1000000000ULL / ft_tick_nsec()));
-	json_object_object_add(root, "seed", num(o->seed));
+	json_object_object_add(root, "hz", run->hz ? num(run->hz) : NULL);
+	json_object_object_add(root, "seed", run->from ? NULL : num(o->seed));
 	json_object_object_add(root, "duration_ns", num(run->end_ns));
-	json_object_object_add(root, "base_slice_ns", num(ft_base_slice()));
+	json_object_object_add(root, "base_slice_ns", run->base_slice_ns ?
+			       num(run->base_slice_ns) : NULL);
 	json_object_object_add(root, "features", json_object_new_string(o->features ? o->features : ""));
 	json_object_object_add(root, "invariant_checker", json_object_new_boolean(!o->no_check));
 	json_object_object_add(root, "ignored", list(run->w->ignored));
 	json_object_object_add(root, "left_out", list(run->w->left_out));
+	if (run->from) {
+		/* where the figures come from: a trace, and what else ran in it */
+		json_object_object_add(root, "source", json_object_new_string("trace"));
+		json_object_object_add(root, "trace", json_object_new_string(run->from));
+		json_object_object_add(root, "window_start_ns", num(run->info->start_ns));
+		json_object_object_add(root, "events", num(run->info->events));
+		json_object_object_add(root, "lost_events", num(run->info->lost));
+		json_object_object_add(root, "other_tasks_ns", num(run->an.other_ns));
+		json_object_object_add(root, "missing", list(run->info->missing));
+	}
 	for (int i = 0; i < run->nr_tasks; i++) {
 		struct sim_task *t = &run->tasks[i];
 		json_object *j = json_object_new_object();

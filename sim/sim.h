@@ -134,8 +134,39 @@ struct sim_task {
 	ft_u64 exec_ns, wait_ns;
 	unsigned long switches, preemptions, migrations, wakeups;
 	ft_u64 max_delay, max_delay_at;
-	int cpu;
+	int cpu;		/* the last it ran on */
+	/* analysis.c's own state */
+	ft_u64 run_ns;		/* time between its switches in and out */
+	ft_u64 on_since;
+	bool on_cpu;
+	int rq_cpu;		/* the CPU it is queued on, -1 not known */
+	ft_u64 allowed;		/* CPUs it may run on, 0 = all */
 };
+
+/*
+ * analysis.c: the one analysis of sched events (struct ft_obs, what
+ * core.c's tracepoints report), fed by fairsim's observer or by a real
+ * kernel's trace; tasks[] are the tasks it reports on, @task_of maps a
+ * pid to one of them (NULL: not reported, though a CPU it runs on is busy).
+ */
+struct sim_an {
+	int nr_cpus;
+	struct sim_task *(*task_of)(void *ctx, int pid);
+	void *ctx;
+	struct sim_task *tasks;
+	int nr_tasks;
+	int curr[FT_MAX_CPUS];	/* pid running, 0 idle, -1 not known yet */
+	ft_u64 cpu_since[FT_MAX_CPUS];	/* since when */
+	ft_u64 other_ns;	/* CPU time of the tasks not reported */
+	ft_u64 last;		/* the instant of the last event */
+	bool dirty;		/* an event since the idle state was accounted */
+	ft_u64 idle_since[FT_MAX_CPUS];	/* open interval's start + 1; 0 none */
+	struct ft_idle_stats idle[FT_MAX_CPUS + 1];	/* [nr_cpus]: all CPUs */
+};
+void sim_an_init(struct sim_an *a, int nr_cpus, bool idle_at_start,
+		 struct sim_task *(*task_of)(void *ctx, int pid), void *ctx);
+void sim_an_event(struct sim_an *a, const struct ft_obs *o);
+void sim_an_end(struct sim_an *a, ft_u64 end);
 
 struct sim_opts {
 	const char *workload;
@@ -163,17 +194,20 @@ struct sim_run {
 	int *waitq_n;
 	int *owner;		/* mutex: task index, -1 free */
 	long *fill;		/* pipe: messages in it */
-	int *curr;		/* per CPU: task id running (trace context) */
 	int *group_id;		/* the driver's id of each taskgroup */
 	struct sim_task *forking;	/* being forked: wakeup_new is its */
 	int alive, blocked;	/* tasks not exited; blocked on a resource */
 	ft_u64 last_now, last_exit;
 	ft_u64 end_ns;
 	FILE *trace;
+	struct sim_an an;	/* what the tables report */
 	unsigned long zero_time_steps;
 	/* unreasonable idle per CPU, [nr_cpus] the total (idle.c's buckets) */
 	struct ft_idle_stats idle[FT_MAX_CPUS + 1];
 	char domains[32];	/* CPU 0's levels, "SMT,MC"; "" = none */
+	ft_u64 hz, base_slice_ns;	/* the machine's; 0 = not known (a trace) */
+	const char *from;	/* --from-trace: the trace read, else NULL */
+	const struct sim_trace_info *info;
 	char error[512];
 };
 
@@ -185,10 +219,25 @@ struct sim_task *sim_task_of(struct sim_run *run, int id);	/* NULL: not ours */
 
 /* trace.c: the observer (metrics and ftrace text) */
 void sim_observe(const struct ft_obs *obs, void *ctx);
-void sim_trace_header(FILE *f);
+void sim_trace_header(FILE *f, const char *workload, int cpus, ft_u64 end_ns);
+
+/* ftrace.c: --from-trace; 0, or -1 after printing one line */
+struct sim_trace_info {
+	int nr_cpus;
+	bool fairsim;		/* fairsim's own trace: every CPU idle at 0 */
+	ft_u64 end_ns;		/* fairsim's: the run's end */
+	long events, lost;	/* lines of our events; "LOST EVENTS" notes */
+	ft_u64 first_ns, start_ns;	/* the trace's first event; the window's start */
+	ft_u64 short_by;	/* the trace ends this much before the window */
+	char missing[256];	/* tasks of the workload without a thread */
+};
+int sim_from_trace(const char *path, struct sim_run *run, struct sim_workload *w,
+		   struct sim_opts *o, struct sim_trace_info *info);
 
 /* compare.c: --compare BASE.json... --vs PATCHED.json... */
 int sim_compare(int argc, char **argv);
+/* twin.c: --twin FAIRSIM.json REAL.json... */
+int sim_twin(int argc, char **argv);
 
 /* report.c */
 void sim_report_text(FILE *f, struct sim_run *run);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The observer: what core.c's tracepoints report, turned into per-task
- * measurements (wake-up latency, runnable wait, switches, preemptions,
- * migrations) and, when asked, into the kernel's own ftrace text lines
+ * The observer: what core.c's tracepoints report, handed to the analysis
+ * (analysis.c) that makes every table and, when asked, written as the
+ * kernel's own ftrace text lines
  * for sched_switch, sched_waking, sched_wakeup, sched_wakeup_new and
  * sched_migrate_task, which the Perfetto UI and trace-cmd's tools read as
  * they read a real trace. The formats are the tree's own TP_printk()
@@ -77,9 +77,17 @@ static void comm(struct sim_run *run, int pid, int cpu, char out[16])
 		snprintf(out, 16, "task%d", pid);
 }
 
-void sim_trace_header(FILE *f)
+/*
+ * The kernel's header, and one line of ours that --from-trace reads: the
+ * CPU count in the kernel's "#P:" form, that every CPU starts idle, and
+ * where the run ends when that is known (the last event may be earlier).
+ */
+void sim_trace_header(FILE *f, const char *workload, int cpus, ft_u64 end_ns)
 {
-	fprintf(f, "# tracer: nop\n#\n");
+	fprintf(f, "# tracer: nop\n#\n# fairsim: %s #P:%d, every CPU idle at 0", workload, cpus);
+	if (end_ns)
+		fprintf(f, ", end %llu ns", end_ns);
+	fprintf(f, "\n#\n");
 	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		if (fmt_of(i) != fmts[i].tree)
 			fprintf(f, "# fairsim: %s: %s; written in 6.12's format\n", fmts[i].event,
@@ -92,7 +100,7 @@ void sim_trace_header(FILE *f)
 static void line(struct sim_run *run, const struct ft_obs *o, int cpu, const char *event)
 {
 	char c[16];
-	int pid = run->curr[cpu];
+	int pid = run->an.curr[cpu];
 
 	comm(run, pid, cpu, c);
 	fprintf(run->trace, "%16s-%-7d [%03d] d..2. %5llu.%06llu: %s: ", pid ? c : "<idle>", pid,
@@ -131,73 +139,11 @@ static void trace(struct sim_run *run, const struct ft_obs *o)
 	}
 }
 
-static void ran(struct sim_task *t, const struct ft_obs *o)
-{
-	ft_u64 d;
-
-	t->switches++;
-	t->cpu = o->cpu;
-	if (t->waiting) {
-		d = o->now - t->wait_from;
-		sim_samples_add(&t->wait, d);
-		t->wait_ns += d;
-		if (d > t->max_delay || !t->max_delay_at) {
-			t->max_delay = d;
-			t->max_delay_at = t->wait_from;
-		}
-		t->waiting = false;
-	}
-	if (t->woken) {
-		sim_samples_add(&t->wake_lat, o->now - t->wake_at);
-		t->woken = false;
-	}
-}
-
 void sim_observe(const struct ft_obs *o, void *ctx)
 {
 	struct sim_run *run = ctx;
-	struct sim_task *t = o->pid ? sim_task_of(run, o->pid) : NULL;
-	struct sim_task *prev;
 
 	if (run->trace)
 		trace(run, o);
-	switch (o->kind) {
-	case FT_OBS_SWITCH:
-		prev = o->prev_pid ? sim_task_of(run, o->prev_pid) : NULL;
-		if (prev && o->prev_state == 'R') {
-			prev->waiting = true;
-			prev->wait_from = o->now;
-			prev->preemptions += o->preempt;
-		} else if (prev && prev->active) {
-			sim_samples_add(&prev->resp, o->now - prev->woke_at);
-			prev->active = false;
-		}
-		if (t)
-			ran(t, o);
-		run->curr[o->cpu] = o->pid;
-		break;
-	case FT_OBS_WAKEUP:
-		if (t) {
-			t->wakeups++;
-			t->wake_at = o->now;
-			t->woke_at = o->now;
-			t->active = true;
-			t->woken = true;
-			t->waiting = true;
-			t->wait_from = o->now;
-		}
-		break;
-	case FT_OBS_WAKEUP_NEW:
-		if (t) {
-			t->waiting = true;
-			t->wait_from = o->now;
-		}
-		break;
-	case FT_OBS_MIGRATE:
-		if (t)
-			t->migrations++;
-		break;
-	case FT_OBS_WAKING:
-		break;
-	}
+	sim_an_event(&run->an, o);
 }

@@ -267,6 +267,144 @@ sys.exit(0 if want <= seen else 'missing events: %s' % (want - seen))
 EOF
 then ok "trace: ftrace text lines, in time order, all four event kinds"; else bad "trace does not parse"; fi
 
+# One analysis for both columns (sim/analysis.c): fairsim's own trace,
+# read back with --from-trace, goes through the code that made the run's
+# tables. With seed 0 every event falls on a whole microsecond, the
+# trace's resolution. Expect every figure of the run's JSON (run time,
+# switches, preemptions, migrations, wake-ups, each latency percentile,
+# waits, requests, unreasonable idle per CPU) again, on a machine with
+# balancing (mc-2) and on islands (100 idle intervals).
+same_figures() {	# WHAT RUN.json TRACE.json
+	if python3 - "$2" "$3" <<'EOF'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+keys = ('tasks', 'by_task', 'unreasonable_idle', 'duration_ns', 'cpus')
+diff = [k for k in keys if a[k] != b[k]]
+sys.exit('differ in %s: %s / %s' % (diff, str(a[diff[0]])[:200], str(b[diff[0]])[:200]) if diff else 0)
+EOF
+	then ok "$1"; else bad "$1"; fi
+}
+for m in mutex:--cpus_2 idle_islands:--islands; do
+	c=${m%%:*} args=$(echo "${m#*:}" | tr _ ' ')
+	# shellcheck disable=SC2086
+	if "$sim" --quiet --seed 0 --cpus 2 $args --json "$out/rt-$c.json" --trace "$out/rt-$c.trace" \
+		"$here/cases/$c.json" 2>"$out/rt.err" &&
+		"$sim" --quiet --from-trace "$out/rt-$c.trace" --workload "$here/cases/$c.json" \
+			--json "$out/ft-$c.json" 2>>"$out/rt.err"; then
+		same_figures "--from-trace of fairsim's own trace ($c, $args): the run's figures" \
+			"$out/rt-$c.json" "$out/ft-$c.json"
+	else
+		bad "--from-trace of fairsim's own trace ($c): $(head -c 300 "$out/rt.err")"
+	fi
+done
+
+# A real kernel's trace (traces/rtapp-host.trace: rt-app 1.0 on a busy
+# build machine, 2 CPUs, with other tasks running). rt-app names every
+# instance after its key, renames a thread only after it started (its
+# wakeup_new says "rt-app"), and a key of 16 characters or more keeps
+# "rt-app". Counted here by reading the lines directly: per thread of the
+# first 0.2 s from the first event of a workload thread, the switches in,
+# the time between switches in and out, the wake-ups and migrations.
+# Expect A, B and C's two instances (in order of appearance) with exactly
+# those figures, and one line naming the long key.
+tr=$here/traces/rtapp-host
+if "$sim" --from-trace "$tr.trace" --workload "$tr.json" --duration 0.2 --json "$out/host.json" \
+	>"$out/host.txt" 2>"$out/host.err" &&
+	grep -q 'no thread named for a-task-name-too-long' "$out/host.err" &&
+	python3 - "$tr.trace" "$out/host.json" <<'EOF'
+import json, re, sys
+r = json.load(open(sys.argv[2]))
+line = re.compile(r'^\s*.*-\d+\s+\[(\d+)\]\s+\S+\s+(\d+)\.(\d+): (\w+): (.*)$')
+ev = []
+for l in open(sys.argv[1]):
+	m = line.match(l)
+	if m and not l.startswith('#'):
+		ev.append((int(m.group(2)) * 10**9 + int(m.group(3)) * 1000, int(m.group(1)), m.group(4), m.group(5)))
+name, first = {}, {}
+for t, cpu, e, a in ev:
+	if e == 'sched_switch':
+		m = re.match(r'prev_comm=(.*) prev_pid=(\d+) .* next_comm=(.*) next_pid=(\d+)', a)
+		pairs = [(m.group(1), m.group(2)), (m.group(3), m.group(4))]
+	else:
+		m = re.match(r'comm=(.*) pid=(\d+)', a)
+		pairs = [(m.group(1), m.group(2))] if m else []
+	for c, p in pairs:
+		name[int(p)] = c
+		first.setdefault(int(p), t)
+ours = sorted((p for p in name if name[p] in ('A', 'B', 'C')), key=lambda p: (first[p], p))
+start = min(first[p] for p in ours)
+end = start + 200000000
+want = {}
+for p in ours:
+	key = '%s-%d' % (name[p], sum(1 for q in ours if name[q] == name[p] and (first[q], q) < (first[p], p)))
+	sw = wk = mg = run = 0
+	on = None
+	for t, cpu, e, a in ev:
+		if t > end:
+			break
+		if e == 'sched_switch':
+			pp, nn = (int(x) for x in re.findall(r'(?:prev|next)_pid=(\d+)', a))
+			if pp == p and on is not None:
+				run += t - on
+				on = None
+			if nn == p:
+				sw += 1
+				on = t
+		elif e in ('sched_wakeup', 'sched_migrate_task') and int(re.search(r' pid=(\d+)', a).group(1)) == p:
+			wk += e == 'sched_wakeup'
+			mg += e == 'sched_migrate_task'
+	if on is not None:
+		run += end - on
+	want[key] = (p, sw, run, wk, mg)
+got = {x['task'] + '-' + str(x['instance']): (x['pid'], x['switches'], x['runtime_ns'], x['wakeups'], x['migrations']) for x in r['tasks']}
+sys.exit(0 if got == want and sorted(got) == ['A-0', 'B-0', 'C-0', 'C-1'] else 'got %s, want %s' % (got, want))
+EOF
+then
+	ok "--from-trace of a real kernel's trace: rt-app's thread names; switches, run time, wake-ups, migrations as the lines give them"
+else
+	bad "--from-trace of a real kernel's trace: $(head -c 300 "$out/host.err")"
+fi
+
+# --twin: fairsim's result beside real ones, figures per task definition.
+# The real trace's result as both sides (one "fairsim", two "real"): a
+# twin of itself. Expect every difference 0, nothing outside the range,
+# B's share row in the text, and a JSON of the rows.
+if "$sim" --twin "$out/host.json" "$out/host.json" "$out/host.json" --json "$out/twin.json" \
+	>"$out/twin.txt" 2>&1 && grep -q '^B  *share %' "$out/twin.txt" &&
+	python3 -c "
+import json, sys
+r = json.load(open('$out/twin.json'))['rows']
+sys.exit(0 if r and all(x['difference'] == 0 and not x['outside_real_range'] and x['real']['runs'] == 2 for x in r) else 'rows: %s' % r[:2])"; then
+	ok "--twin: a result beside itself differs by 0 in every row, text and JSON"
+else
+	bad "--twin: $(head -c 300 "$out/twin.txt")"
+fi
+
+# Bad traces: one line naming the file and line, exit 1, no JSON left.
+printf '# tracer: nop\n   A-1 [000] d..2. 1.000000: sched_switch: prev_comm=A prev_pid=1\n' >"$out/bad.trace"
+mkdir "$out/badtrace"
+if "$sim" --from-trace "$out/bad.trace" --json "$out/badtrace/r.json" >/dev/null 2>"$out/bt.err"; then
+	bad "a malformed sched_switch: exited 0"
+elif [ "$(wc -l <"$out/bt.err")" -eq 1 ] && grep -q 'bad.trace:2: a sched_switch without' "$out/bt.err" &&
+	[ -z "$(ls -A "$out/badtrace")" ]; then
+	ok "a malformed trace line: $(cat "$out/bt.err")"
+else
+	bad "a malformed trace line: $(head -c 300 "$out/bt.err") $(ls -A "$out/badtrace")"
+fi
+for args in "--from-trace /no/such.trace" "--from-trace $here/cases/mutex.json" \
+	"--from-trace $tr.trace --workload $here/cases/mutex.json" "--twin $out/host.json" \
+	"--twin $out/host.txt $out/host.json" "--workload $tr.json $here/cases/mutex.json" \
+	"--from-trace $tr.trace --islands"; do
+	# shellcheck disable=SC2086
+	if "$sim" $args >/dev/null 2>"$out/cli.err"; then
+		bad "command line '$args': exited 0"
+	elif grep -q '^fairsim: ' "$out/cli.err"; then
+		ok "command line '$args': $(grep -m1 '^fairsim: ' "$out/cli.err")"
+	else
+		bad "command line '$args': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
+	fi
+done
+
 # The 2023 sleeper (fixtures/workloads/sleeper.json: A always runs, B runs
 # 1 ms and sleeps 1 ms, one CPU, HZ=250, base slice 0.7 ms). B needs
 # 1 ms a burst but its slice is 0.7 ms, so a tick that falls in the last

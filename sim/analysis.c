@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one analysis behind every table fairsim prints, whoever ran the
+ * workload: it reads the five scheduler events a kernel traces
+ * (sched_switch, sched_waking, sched_wakeup, sched_wakeup_new,
+ * sched_migrate_task), in time order, and keeps per task its run time,
+ * switches, preemptions, migrations, wake-ups, wake-up latency, runnable
+ * wait and request samples, and per CPU the unreasonable-idle intervals.
+ * fairsim feeds it from its observer as its fake machine runs (trace.c);
+ * `fairsim --from-trace` from the text of a real kernel's tracefs `trace`
+ * file, or of fairsim's own (ftrace.c). Both columns of a twin are
+ * therefore computed by the same lines. Only what the events show is
+ * used: run time is the time between the switches in and out, a CPU is
+ * idle while it runs pid 0, a task waits from its wake-up (or from being
+ * switched out runnable) until it is switched in.
+ */
+#include <string.h>
+#include "sim.h"
+
+static int bucket_of(ft_u64 len)
+{
+	if (len <= FT_IDLE_MIN_NS)
+		return -1;
+	if (len <= 3000000ULL)
+		return 0;
+	return len <= 4000000ULL ? 1 : 2;
+}
+
+void sim_an_init(struct sim_an *a, int nr_cpus, bool idle_at_start,
+		 struct sim_task *(*task_of)(void *ctx, int pid), void *ctx)
+{
+	*a = (struct sim_an){ .nr_cpus = nr_cpus, .task_of = task_of, .ctx = ctx };
+	/* a real trace starts with every CPU running something we did not see */
+	for (int cpu = 0; cpu < FT_MAX_CPUS; cpu++)
+		a->curr[cpu] = idle_at_start ? 0 : -1;
+}
+
+static void close_idle(struct sim_an *a, int cpu, ft_u64 end)
+{
+	ft_u64 len = end - a->idle_since[cpu] + 1;
+	int b = bucket_of(len);
+
+	if (b >= 0)
+		a->idle[cpu].count[b]++;
+	if (len > a->idle[cpu].longest_ns)
+		a->idle[cpu].longest_ns = len;
+	a->idle_since[cpu] = 0;
+}
+
+/*
+ * The LB_PROMOTE series' unreasonable idle, as shim/driver/idle.c counts
+ * it inside the model: a CPU idle while a task allowed there waits
+ * runnable on another CPU. The state after the last event of an instant
+ * holds until the next instant: open, keep or close each CPU's interval.
+ */
+static void account_idle(struct sim_an *a)
+{
+	ft_u64 wanted = 0, idle = 0, all = 0;
+
+	if (!a->dirty)
+		return;
+	a->dirty = false;
+	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
+		all |= 1ULL << cpu;
+		if (!a->curr[cpu])
+			idle |= 1ULL << cpu;
+	}
+	for (int i = 0; idle && i < a->nr_tasks && (idle & wanted) != idle; i++) {
+		struct sim_task *t = &a->tasks[i];
+
+		if (t->waiting && t->rq_cpu >= 0)
+			wanted |= (t->allowed ? t->allowed : all) & ~(1ULL << t->rq_cpu);
+	}
+	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
+		bool bad = (idle & wanted) & (1ULL << cpu);
+
+		if (bad && !a->idle_since[cpu])
+			a->idle_since[cpu] = a->last + 1;	/* 0 means closed */
+		else if (!bad && a->idle_since[cpu])
+			close_idle(a, cpu, a->last);
+	}
+}
+
+static void ran(struct sim_task *t, const struct ft_obs *o)
+{
+	ft_u64 d;
+
+	t->switches++;
+	t->cpu = t->rq_cpu = o->cpu;
+	t->on_cpu = true;
+	t->on_since = o->now;
+	if (t->waiting) {
+		d = o->now - t->wait_from;
+		sim_samples_add(&t->wait, d);
+		t->wait_ns += d;
+		if (d > t->max_delay || !t->max_delay_at) {
+			t->max_delay = d;
+			t->max_delay_at = t->wait_from;
+		}
+		t->waiting = false;
+	}
+	if (t->woken) {
+		sim_samples_add(&t->wake_lat, o->now - t->wake_at);
+		t->woken = false;
+	}
+}
+
+static void left(struct sim_task *prev, const struct ft_obs *o)
+{
+	if (prev->on_cpu) {
+		prev->run_ns += o->now - prev->on_since;
+		prev->on_cpu = false;
+	}
+	if (o->prev_state == 'R') {
+		prev->waiting = true;
+		prev->wait_from = o->now;
+		prev->rq_cpu = o->cpu;
+		prev->preemptions += o->preempt;
+	} else if (prev->active) {
+		sim_samples_add(&prev->resp, o->now - prev->woke_at);
+		prev->active = false;
+	}
+}
+
+void sim_an_event(struct sim_an *a, const struct ft_obs *o)
+{
+	struct sim_task *t = o->pid ? a->task_of(a->ctx, o->pid) : NULL;
+	struct sim_task *prev;
+
+	if (o->now != a->last) {
+		account_idle(a);
+		a->last = o->now;
+	}
+	a->dirty = true;
+	switch (o->kind) {
+	case FT_OBS_SWITCH:
+		prev = o->prev_pid ? a->task_of(a->ctx, o->prev_pid) : NULL;
+		if (prev)
+			left(prev, o);
+		if (t)
+			ran(t, o);
+		if (o->cpu < 0 || o->cpu >= FT_MAX_CPUS)
+			break;
+		/* CPU time of tasks not reported: the real kernel's other work */
+		if (a->curr[o->cpu] > 0 && !a->task_of(a->ctx, a->curr[o->cpu]))
+			a->other_ns += o->now - a->cpu_since[o->cpu];
+		a->curr[o->cpu] = o->pid;
+		a->cpu_since[o->cpu] = o->now;
+		break;
+	case FT_OBS_WAKEUP:
+		if (t) {
+			t->wakeups++;
+			t->wake_at = o->now;
+			t->woke_at = o->now;
+			t->active = true;
+			t->woken = true;
+			t->waiting = true;
+			t->wait_from = o->now;
+			t->rq_cpu = o->cpu;
+		}
+		break;
+	case FT_OBS_WAKEUP_NEW:
+		if (t) {
+			t->waiting = true;
+			t->wait_from = o->now;
+			t->rq_cpu = o->cpu;
+		}
+		break;
+	case FT_OBS_MIGRATE:
+		if (t) {
+			t->migrations++;
+			t->rq_cpu = o->dest_cpu;
+		}
+		break;
+	case FT_OBS_WAKING:
+		break;
+	}
+}
+
+/* The run ends at @end: the running tasks' last stretch, the open intervals. */
+void sim_an_end(struct sim_an *a, ft_u64 end)
+{
+	struct ft_idle_stats *total = &a->idle[a->nr_cpus];
+
+	account_idle(a);
+	for (int i = 0; i < a->nr_tasks; i++) {
+		struct sim_task *t = &a->tasks[i];
+
+		if (t->on_cpu && end > t->on_since)
+			t->run_ns += end - t->on_since;
+		t->on_cpu = false;
+	}
+	*total = (struct ft_idle_stats){};
+	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
+		if (a->curr[cpu] > 0 && !a->task_of(a->ctx, a->curr[cpu]) && end > a->cpu_since[cpu])
+			a->other_ns += end - a->cpu_since[cpu];
+		if (a->idle_since[cpu])
+			close_idle(a, cpu, end);
+		for (int b = 0; b < FT_IDLE_BUCKETS; b++)
+			total->count[b] += a->idle[cpu].count[b];
+		if (a->idle[cpu].longest_ns > total->longest_ns)
+			total->longest_ns = a->idle[cpu].longest_ns;
+	}
+}

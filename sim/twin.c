@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The twin table: the same workload in fairsim and on a real kernel, each
+ * side's figures made by the same analysis (analysis.c: fairsim's run, or
+ * `--from-trace` of the kernel's trace), side by side per task
+ * definition: metric | fairsim | real kernel | difference. Either side may
+ * hold several result files (seeds, boots): each figure is their mean,
+ * the real side's with its standard deviation and range, and a row is
+ * marked where fairsim's mean lies outside the real runs' range, the
+ * differences worth explaining. Reads only result files.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "sim.h"
+
+#define MAX_RUNS	64
+
+struct side {
+	json_object *r[MAX_RUNS];
+	const char *path[MAX_RUNS];
+	int n;
+};
+
+struct stat {
+	double mean, sd, min, max;
+	int n;
+};
+
+static int load(struct side *s, const char *path)
+{
+	json_object *r = json_object_from_file(path);
+
+	if (!r || !json_object_is_type(r, json_type_object) ||
+	    !json_object_object_get_ex(r, "by_task", NULL) ||
+	    !json_object_object_get_ex(r, "tasks", NULL)) {
+		fprintf(stderr, "fairsim: %s is not a fairsim result file (fairsim --json, or "
+			"fairsim --from-trace --json)\n", path);
+		json_object_put(r);
+		return -1;
+	}
+	if (s->n == MAX_RUNS) {
+		fprintf(stderr, "fairsim: at most %d result files a side\n", MAX_RUNS);
+		json_object_put(r);
+		return -1;
+	}
+	s->path[s->n] = path;
+	s->r[s->n++] = r;
+	return 0;
+}
+
+/* A path of keys into @r, an array index where a key is "#N". */
+static bool get(json_object *r, const char *const *path, double *v)
+{
+	for (; *path; path++) {
+		if ((*path)[0] == '#') {
+			if (!json_object_is_type(r, json_type_array) ||
+			    !(r = json_object_array_get_idx(r, atoi(*path + 1))))
+				return false;
+		} else if (!json_object_object_get_ex(r, *path, &r)) {
+			return false;
+		}
+	}
+	if (!r || (!json_object_is_type(r, json_type_int) && !json_object_is_type(r, json_type_double)))
+		return false;
+	*v = json_object_get_double(r);
+	return true;
+}
+
+/*
+ * A task definition's figure in one result: @field of by_task, or the sum
+ * (or, for share, the mean) over its instances of @field of tasks[].
+ */
+static bool value(json_object *r, const char *def, const char *where, const char *field,
+		  const char *sub, double *v)
+{
+	json_object *tasks;
+	double sum = 0, x;
+	int n = 0;
+
+	if (!strcmp(where, "by_task")) {
+		const char *path[] = { "by_task", def, field, sub, NULL };
+
+		return get(r, path, v);
+	}
+	if (!strcmp(where, "idle")) {
+		const char *path[] = { "unreasonable_idle", "total", field, sub, NULL };
+
+		return get(r, path, v);
+	}
+	json_object_object_get_ex(r, "tasks", &tasks);
+	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
+		json_object *t = json_object_array_get_idx(tasks, i), *name;
+		const char *path[] = { field, NULL };
+
+		if (!json_object_object_get_ex(t, "task", &name) ||
+		    strcmp(json_object_get_string(name), def) || !get(t, path, &x))
+			continue;
+		sum += x;
+		n++;
+	}
+	if (!n)
+		return false;
+	*v = !strcmp(where, "mean") ? sum / n : sum;
+	return true;
+}
+
+static bool stat(struct side *s, const char *def, const char *where, const char *field,
+		 const char *sub, double scale, struct stat *st)
+{
+	double v, sum = 0, sq = 0;
+
+	*st = (struct stat){ .min = DBL_MAX, .max = -DBL_MAX };
+	for (int i = 0; i < s->n; i++) {
+		if (!value(s->r[i], def, where, field, sub, &v))
+			continue;
+		v /= scale;
+		sum += v;
+		sq += v * v;
+		st->min = fmin(st->min, v);
+		st->max = fmax(st->max, v);
+		st->n++;
+	}
+	if (!st->n)
+		return false;
+	st->mean = sum / st->n;
+	st->sd = st->n > 1 ? sqrt(fmax(0, (sq - sum * sum / st->n) / (st->n - 1))) : 0;
+	return true;
+}
+
+static const struct metric {
+	const char *label, *where, *field, *sub;
+	double scale;
+} metrics[] = {
+	{ "share %", "mean", "share_pct", NULL, 1 },
+	{ "run time ms", "by_task", "runtime_ns", NULL, 1e6 },
+	{ "runnable wait ms", "sum", "wait_ns", NULL, 1e6 },
+	{ "switches", "sum", "switches", NULL, 1 },
+	{ "preemptions", "sum", "preemptions", NULL, 1 },
+	{ "migrations", "sum", "migrations", NULL, 1 },
+	{ "wake-ups", "sum", "wakeups", NULL, 1 },
+	{ "wake-up p50 us", "by_task", "wakeup_latency_ns", "p50", 1e3 },
+	{ "wake-up p90 us", "by_task", "wakeup_latency_ns", "p90", 1e3 },
+	{ "wake-up p99 us", "by_task", "wakeup_latency_ns", "p99", 1e3 },
+	{ "wake-up p99.9 us", "by_task", "wakeup_latency_ns", "p99.9", 1e3 },
+	{ "wake-up max us", "by_task", "wakeup_latency_ns", "max", 1e3 },
+};
+
+static const struct metric idle_metrics[] = {
+	{ "idle 2.5-3ms", "idle", "count", "#0", 1 },
+	{ "idle 3-4ms", "idle", "count", "#1", 1 },
+	{ "idle >4ms", "idle", "count", "#2", 1 },
+	{ "idle longest ms", "idle", "longest_ns", NULL, 1e6 },
+};
+
+static json_object *stat_json(const struct stat *st, bool range)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "mean", json_object_new_double(st->mean));
+	json_object_object_add(o, "sd", json_object_new_double(st->sd));
+	if (range) {
+		json_object_object_add(o, "min", json_object_new_double(st->min));
+		json_object_object_add(o, "max", json_object_new_double(st->max));
+	}
+	json_object_object_add(o, "runs", json_object_new_int(st->n));
+	return o;
+}
+
+static void row(struct side *sim, struct side *real, const char *def, const struct metric *m,
+		json_object *rows)
+{
+	struct stat a, b;
+	char fs[32], rs[64], diff[32];
+	bool outside;
+	json_object *j;
+
+	if (!stat(sim, def, m->where, m->field, m->sub, m->scale, &a) ||
+	    !stat(real, def, m->where, m->field, m->sub, m->scale, &b))
+		return;
+	outside = a.mean < b.min - 1e-9 || a.mean > b.max + 1e-9;
+	snprintf(fs, sizeof(fs), sim->n > 1 ? "%.2f +/- %.2f" : "%.2f", a.mean, a.sd);
+	snprintf(rs, sizeof(rs), "%.2f +/- %.2f [%.2f, %.2f]", b.mean, b.sd, b.min, b.max);
+	snprintf(diff, sizeof(diff), "%+.2f%s", a.mean - b.mean, outside ? " *" : "");
+	printf("%-10s %-18s %20s %40s %14s\n", def ? def : "all", m->label, fs, rs, diff);
+	j = json_object_new_object();
+	json_object_object_add(j, "task", def ? json_object_new_string(def) : NULL);
+	json_object_object_add(j, "metric", json_object_new_string(m->label));
+	json_object_object_add(j, "fairsim", stat_json(&a, false));
+	json_object_object_add(j, "real", stat_json(&b, true));
+	json_object_object_add(j, "difference", json_object_new_double(a.mean - b.mean));
+	json_object_object_add(j, "outside_real_range", json_object_new_boolean(outside));
+	json_object_array_add(rows, j);
+}
+
+static const char *str(json_object *r, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(r, key, &v) && json_object_get_string(v) ?
+	       json_object_get_string(v) : "";
+}
+
+static json_object *names(struct side *s)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < s->n; i++)
+		json_object_array_add(a, json_object_new_string(s->path[i]));
+	return a;
+}
+
+int sim_twin(int argc, char **argv)
+{
+	struct side sim = {}, real = {}, *s = &sim;
+	const char *out = NULL;
+	json_object *defs, *root = NULL, *rows;
+	bool vs = false;
+	int ret = 1;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--vs")) {
+			vs = true;
+			s = &real;
+		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (load(s, argv[i])) {
+			goto out;
+		} else if (!vs && s == &sim) {
+			s = &real;	/* without --vs: one fairsim result, then the real ones */
+		}
+	}
+	if (vs && !sim.n) {
+		fprintf(stderr, "fairsim: --twin FAIRSIM.json... --vs REAL.json...: no fairsim result\n");
+		goto out;
+	}
+	if (!sim.n || !real.n) {
+		fprintf(stderr, "fairsim: --twin FAIRSIM.json REAL.json... [--json FILE]: give a "
+			"fairsim result and at least one real kernel's (fairsim --from-trace --json)\n");
+		goto out;
+	}
+	{
+		const char *a = strrchr(str(sim.r[0], "workload"), '/');
+		const char *b = strrchr(str(real.r[0], "workload"), '/');
+
+		a = a ? a + 1 : str(sim.r[0], "workload");
+		b = b ? b + 1 : str(real.r[0], "workload");
+		if (*a && *b && strcmp(a, b))
+			fprintf(stderr, "fairsim: warning: the two sides ran different workloads "
+				"(%s, %s)\n", a, b);
+	}
+	printf("# twin: %s; fairsim: %d run%s (%s), real kernel: %d run%s (%s)\n"
+	       "# mean, and for the real kernel +/- standard deviation [range]; difference = "
+	       "fairsim - real, * where fairsim lies outside the real range\n",
+	       str(sim.r[0], "workload"), sim.n, sim.n > 1 ? "s" : "", sim.path[0], real.n,
+	       real.n > 1 ? "s" : "", real.path[0]);
+	printf("%-10s %-18s %20s %40s %14s\n", "task", "metric", "fairsim", "real kernel",
+	       "difference");
+	root = json_object_new_object();
+	rows = json_object_new_array();
+	json_object_object_add(root, "workload", json_object_new_string(str(sim.r[0], "workload")));
+	json_object_object_add(root, "fairsim", names(&sim));
+	json_object_object_add(root, "real", names(&real));
+	json_object_object_get_ex(sim.r[0], "by_task", &defs);
+	json_object_object_foreach(defs, def, unused) {
+		(void)unused;
+		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++)
+			row(&sim, &real, def, &metrics[m], rows);
+	}
+	for (size_t m = 0; m < sizeof(idle_metrics) / sizeof(idle_metrics[0]); m++)
+		row(&sim, &real, NULL, &idle_metrics[m], rows);
+	json_object_object_add(root, "rows", rows);
+	if (out) {
+		char tmp[4096];
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp%d", out, (int)getpid());
+		if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_SPACED |
+					    JSON_C_TO_STRING_NOSLASHESCAPE) || rename(tmp, out)) {
+			unlink(tmp);
+			fprintf(stderr, "fairsim: cannot write %s\n", out);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	json_object_put(root);
+	for (int i = 0; i < sim.n; i++)
+		json_object_put(sim.r[i]);
+	for (int i = 0; i < real.n; i++)
+		json_object_put(real.r[i]);
+	return ret;
+}
