@@ -50,11 +50,11 @@ fi
 real=$out/sleeper/real-1
 if [ -f "$real.txt" ] && [ -f "$real/schedstat" ]; then
 	other=$(sed -n 's/.*other tasks ran .* (\([0-9.]*\)% of the CPUs).*/\1/p' "$real.txt")
-	wakeups=$(awk '$1 ~ /^B-/ && NF > 10 { print $9; exit }' "$real.txt")
+	wakeups=$(awk '$1 ~ /^B-/ && $2 ~ /^[0-9]+$/ { print $9; exit }' "$real.txt")
 	worst=$(awk -v ws="$(cat "$real/window_start")" -v we="$(cat "$real/window_end")" '
 		FILENAME ~ /schedstat.start$/ { st[$1] = $2; next }
 		FILENAME ~ /schedstat$/ { if ($1 in st && $5 != "rt-app") ss[$5] = 100 * ($2 - st[$1]) / ((we - ws) * 1e9); next }
-		$1 ~ /^[AB]-/ && NF > 10 { split($1, n, "-"); tr[n[1]] = $3 }
+		$1 ~ /^[AB]-/ && $2 ~ /^[0-9]+$/ { split($1, n, "-"); tr[n[1]] = $3 }
 		END { w = 0; for (t in ss) { d = ss[t] - tr[t]; if (d < 0) d = -d; if (!(t in tr)) d = 100; if (d > w) w = d } printf "%.1f\n", w }
 		' "$real/schedstat.start" "$real/schedstat" "$real.txt")
 	if [ -n "$other" ] && [ -n "$wakeups" ] &&
