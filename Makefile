@@ -29,6 +29,10 @@ SEEDS	?= 5
 KSRC_B	?=
 FEATURES_B ?=
 PROFILE_B ?=
+IDEAL	?=
+SLACK	?=
+WAKE_COST ?=
+IDLE_EXIT ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
 RUNS	?= 3
 ACCEL	?=
@@ -115,7 +119,10 @@ coverage:
 # "islands" (CPUS CPUs without sched domains); else CPUS cores on one LLC.
 SIM_MACHINE = $(if $(CPUS),--cpus $(CPUS)) \
 	   $(if $(filter islands,$(TOPO)),--islands,$(if $(TOPO),--topology $(TOPO)))
-SIM_ARGS = $(SIM_MACHINE) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
+# What a real machine adds (sim/engine.c): fairsim's defaults unless set.
+SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
+	   $(if $(WAKE_COST),--wake-cost $(WAKE_COST)) $(if $(IDLE_EXIT),--idle-exit $(IDLE_EXIT))
+SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
 # PLOT=dir: also the result, the trace and their plots (gnuplot) in dir.
@@ -138,7 +145,7 @@ sim-ab:
 	 $(if $(KSRC_B)$(PROFILE_B),ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(or $(KSRC_B),$(KSRC))) && \
 	   bin_b=$(call obj_dir,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
 	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
-	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) \
+	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) $(SIM_COSTS) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
 	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
 	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
@@ -150,7 +157,7 @@ TWIN_NAME = $$(basename $(WORKLOAD) .json)-$(or $(CPUS),8)cpu$(if $(FEATURES),-$
 twin:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make twin needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
 	$(call with_tree,$(TOP)/twin/twin.sh $$obj/fairsim $$ksrc $(abspath $(WORKLOAD)) $$obj/twin/$(TWIN_NAME) \
-	 '$(or $(CPUS),8)' '$(DURATION)' '$(SEED)' '$(FEATURES)' '$(RUNS)' '$(ACCEL)')
+	 '$(or $(CPUS),8)' '$(DURATION)' '$(SEED)' '$(FEATURES)' '$(RUNS)' '$(ACCEL)' '$(strip $(SIM_COSTS))')
 
 # The tree's kernel booted under QEMU once per machine shape (kunit.py):
 # its domain dumps re-captured into fixtures/topologies/qemu/SERIES/, which
@@ -236,6 +243,10 @@ help:
 	@echo '  RESULT=f    also write the JSON result to f'
 	@echo '  TRACE=f     also write an ftrace text trace (opens in ui.perfetto.dev)'
 	@echo '  CHECKER=0   run without the invariant checker (faster)'
+	@echo '  SLACK=us    timer slack of a sleep or timer (50, the kernel'"'"'s for a normal task)'
+	@echo '  WAKE_COST=us  CPU time a task spends per wake-up (10); IDLE_EXIT=us: an idle'
+	@echo '              CPU'"'"'s delay from a wake-up to the switch (5); docs/twin-analysis.md'
+	@echo '  IDEAL=1     none of those three: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
 	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'
@@ -244,7 +255,8 @@ help:
 	@echo '  PROFILE_B=p make sim-ab: the patched side built with another profile, e.g.'
 	@echo '              PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
-	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), and:'
+	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
+	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
 	@echo '  ACCEL=a     auto (KVM if it boots here, else TCG with -icount shift=1,sleep=off),'
 	@echo '              kvm, tcg (plain: guest clock = host clock), icount:N (shift N)'

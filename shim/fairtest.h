@@ -101,6 +101,12 @@ ft_u64 ft_stop_works(void);	/* CPU stopper works queued since boot */
  * (resched_curr()). 0: a remote resched acts at the end of the operation.
  */
 void ft_set_ipi_latency(ft_u64 ns);
+/*
+ * An idle CPU asked to reschedule switches @ns later (leaving the idle
+ * state), 0 (the default): at once, as a polling idle loop. For the
+ * simulator's cost model; the unit tests keep 0.
+ */
+void ft_set_idle_exit(ft_u64 ns);
 bool ft_tick_stopped(int cpu);	/* nohz: idle with its tick stopped */
 ft_u64 ft_ipis_delivered(void);	/* smp_call_function_single_async() calls run */
 ft_u64 ft_resched_ipis(void);	/* reschedule IPIs delivered */

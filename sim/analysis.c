@@ -81,7 +81,7 @@ static void account_idle(struct sim_an *a)
 	}
 }
 
-static void ran(struct sim_task *t, const struct ft_obs *o)
+static void ran(struct sim_an *a, struct sim_task *t, const struct ft_obs *o)
 {
 	ft_u64 d;
 
@@ -102,6 +102,8 @@ static void ran(struct sim_task *t, const struct ft_obs *o)
 	if (t->woken) {
 		sim_samples_add(&t->wake_lat, o->now - t->wake_at);
 		t->woken = false;
+		if (t->woke_idle)
+			sim_samples_add(&a->idle_wake, o->now - t->wake_at);
 	}
 }
 
@@ -138,7 +140,7 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 		if (prev)
 			left(prev, o);
 		if (t)
-			ran(t, o);
+			ran(a, t, o);
 		if (o->cpu < 0 || o->cpu >= FT_MAX_CPUS)
 			break;
 		/* CPU time of tasks not reported: the real kernel's other work */
@@ -157,6 +159,8 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 			t->waiting = true;
 			t->wait_from = o->now;
 			t->rq_cpu = o->cpu;
+			/* the idle-exit cost, as the twin calibrates it */
+			t->woke_idle = o->cpu >= 0 && o->cpu < FT_MAX_CPUS && !a->curr[o->cpu];
 		}
 		break;
 	case FT_OBS_WAKEUP_NEW:
@@ -190,6 +194,7 @@ void sim_an_end(struct sim_an *a, ft_u64 end)
 			t->run_ns += end - t->on_since;
 		t->on_cpu = false;
 	}
+	sim_samples_sort(&a->idle_wake);
 	*total = (struct ft_idle_stats){};
 	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
 		if (a->curr[cpu] > 0 && !a->task_of(a->ctx, a->curr[cpu]) && end > a->cpu_since[cpu])

@@ -142,14 +142,34 @@ static enum step block(struct sim_run *run, struct sim_task *t)
 		t->wake_token = false;
 		return AGAIN;
 	}
+	t->cost_due = true;
 	t->blocked = true;
 	run->blocked++;
 	ft_task_sleep(t->id);
 	return STAY;
 }
 
+/*
+ * Timer slack (prctl(PR_SET_TIMERSLACK), 50 us by default for a normal
+ * task; rt-app's sleep and timer are clock_nanosleep()s): the hrtimer
+ * may expire anywhere from @when to @when + slack. It is programmed for
+ * the late end, and expires early only when another interrupt runs the
+ * hrtimer queue inside that range: on our machine, whose CPUs all tick
+ * at the multiples of the tick, a tick.
+ */
+static ft_u64 slack(const struct sim_opts *o, ft_u64 when)
+{
+	ft_u64 tick = ft_tick_nsec(), next_tick;
+
+	if (!o->timer_slack_ns)
+		return when;
+	next_tick = (when + tick - 1) / tick * tick;
+	return next_tick <= when + o->timer_slack_ns ? next_tick : when + o->timer_slack_ns;
+}
+
 static enum step sleep_until(struct sim_run *run, struct sim_task *t, ft_u64 when)
 {
+	t->cost_due = true;
 	if (when > SIM_MAX_NS) {
 		error(run, "a sleep or timer would overflow the clock", run->w->defs[t->def].name);
 		when = SIM_MAX_NS;
@@ -194,7 +214,7 @@ static enum step timer(struct sim_run *run, struct sim_task *t, const struct sim
 	/* the first use starts the timer; a missed expiry does not sleep */
 	*next = *next ? *next + e->ns : now + e->ns;
 	if (*next > now)
-		return sleep_until(run, t, *next);
+		return sleep_until(run, t, slack(run->o, *next));
 	if (!e->absolute)
 		*next = now;
 	return NEXT;
@@ -234,7 +254,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		ft_task_run_budget(t->id, SIM_MAX_NS, ft_now() + e->ns);
 		return STAY;
 	case SIM_SLEEP:
-		return sleep_until(run, t, ft_now() + e->ns);
+		return sleep_until(run, t, slack(run->o, ft_now() + e->ns));
 	case SIM_TIMER:
 		return timer(run, t, e);
 	case SIM_LOCK:
@@ -357,7 +377,20 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	}
 	if (t->delaying) {
 		t->delaying = false;
+		t->cost_due = false;	/* rt-app's start, not a wake-up */
 		return AGAIN;
+	}
+	/*
+	 * Back from a sleep or a block: first the CPU time a real task spends
+	 * on its wake-up (the return from the system call that slept, the
+	 * switch), then the event goes on.
+	 */
+	if (t->cost_due) {
+		t->cost_due = false;
+		if (run->o->wake_cost_ns) {
+			ft_task_run_budget(t->id, run->o->wake_cost_ns, 0);
+			return STAY;
+		}
 	}
 	e = &d->ph[t->phase].ev[t->ev];
 	if (!t->state) {
@@ -505,6 +538,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->an.tasks = run->tasks;
 	ft_set_invariant_checking(!o->no_check);
 	ft_init_granularity();	/* the base slice a machine of this size boots with */
+	ft_set_idle_exit(o->idle_exit_ns);
 	run->hz = 1000000000ULL / ft_tick_nsec();
 	run->base_slice_ns = ft_base_slice();
 	if (set_features(run, o->features) || make_groups(run))
@@ -579,6 +613,7 @@ void sim_run_free(struct sim_run *run)
 	}
 	for (int i = 0; run->waitq && i < 2 * (run->w->nr_res + 1); i++)
 		free(run->waitq[i]);
+	sim_samples_free(&run->an.idle_wake);
 	free(run->fill);
 	free(run->tasks);
 	free(run->timer_next);

@@ -16,6 +16,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: fairsim [--cpus N | --topology NAME|FILE.topo] [--islands] [--seed N]\n"
 		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
+		"               [--timer-slack US] [--wake-cost US] [--idle-exit US] [--ideal]\n"
 		"               [--no-check] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
 		"               [--duration S] [--json FILE] [--quiet]\n"
@@ -40,6 +41,20 @@ static int seconds(const char *s, ft_u64 *ns)
 	if (errno || *end || end == s || v <= 0 || v * 1e9 > (double)SIM_MAX_NS)
 		return -1;
 	*ns = (ft_u64)(v * 1e9 + 0.5);
+	return 0;
+}
+
+/* Microseconds >= 0, possibly fractional ("2.5"), to nanoseconds. */
+static int micros(const char *s, ft_u64 *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || v < 0 || v > 1e9)
+		return -1;
+	*ns = (ft_u64)(v * 1e3 + 0.5);
 	return 0;
 }
 
@@ -156,13 +171,20 @@ out:
 		sim_samples_free(&run.tasks[i].resp);
 	}
 	free(run.tasks);
+	sim_samples_free(&run.an.idle_wake);
 	sim_workload_free(&w);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
-	struct sim_opts o = { .seed = 1 };
+	/*
+	 * What a real machine adds, by default: the kernel's timer slack for a
+	 * normal task, and a wake-up and idle-exit cost measured on a Debian
+	 * 12 VM (docs/twin-analysis.md says how); --ideal for none of them.
+	 */
+	struct sim_opts o = { .seed = 1, .timer_slack_ns = SIM_TIMER_SLACK_NS,
+			      .wake_cost_ns = SIM_WAKE_COST_NS, .idle_exit_ns = SIM_IDLE_EXIT_NS };
 	const char *topology = NULL, *from = NULL, *workload = NULL;
 	struct sim_workload w;
 	struct sim_run run;
@@ -182,6 +204,8 @@ int main(int argc, char **argv)
 			o.quiet = true;
 		} else if (!strcmp(a, "--islands")) {
 			o.islands = true;
+		} else if (!strcmp(a, "--ideal")) {
+			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = 0;
 		} else if (a[0] == '-' && a[1] == '-' && !v) {
 			usage();
 			return bad("option needs a value:", a);
@@ -210,6 +234,12 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--trace")) {
 			o.trace_out = v;
+			i++;
+		} else if (!strcmp(a, "--timer-slack") || !strcmp(a, "--wake-cost") ||
+			   !strcmp(a, "--idle-exit")) {
+			if (micros(v, a[2] == 't' ? &o.timer_slack_ns : a[2] == 'w' ?
+				   &o.wake_cost_ns : &o.idle_exit_ns))
+				return bad("a cost is microseconds >= 0, not", v);
 			i++;
 		} else if (!strcmp(a, "--from-trace")) {
 			from = v;

@@ -191,6 +191,11 @@ static void trace_header(FILE *f, struct sim_run *run)
 		run->an.other_ns / 1e6, run->end_ns ? 100.0 * run->an.other_ns /
 		((double)run->end_ns * run->o->cpus) : 0, in->lost ?
 		"; the trace LOST EVENTS: its figures are incomplete" : "");
+	if (run->an.idle_wake.n)
+		fprintf(f, "fairsim: wake-up to switch on an idle CPU (fairsim's IDLE_EXIT): p10 %.1f, "
+			"p50 %.1f, p90 %.1f us over %zu wake-ups\n",
+			sim_pct(&run->an.idle_wake, 10) / 1e3, sim_pct(&run->an.idle_wake, 50) / 1e3,
+			sim_pct(&run->an.idle_wake, 90) / 1e3, run->an.idle_wake.n);
 	if (in->short_by)
 		fprintf(f, "fairsim: the trace ends %.3f ms before the workload's duration\n",
 			in->short_by / 1e6);
@@ -212,6 +217,10 @@ void sim_report_text(FILE *f, struct sim_run *run)
 		run->end_ns % 1000000000ULL / 1000000, o->seed,
 		o->features ? ", features " : "", o->features ? o->features : "",
 		o->no_check ? ", invariant checker off" : "");
+	if (o->timer_slack_ns || o->wake_cost_ns || o->idle_exit_ns)
+		fprintf(f, "fairsim: the machine's costs: timer slack %.3g us, wake-up %.3g us, "
+			"idle exit %.3g us (--ideal: none)\n", o->timer_slack_ns / 1e3,
+			o->wake_cost_ns / 1e3, o->idle_exit_ns / 1e3);
 	if (run->w->ignored[0])
 		fprintf(f, "fairsim: ignored (not modelled): %s\n", run->w->ignored);
 tables:
@@ -324,6 +333,11 @@ int sim_report_json(const char *path, struct sim_run *run)
 			       num(run->base_slice_ns) : NULL);
 	json_object_object_add(root, "features", json_object_new_string(o->features ? o->features : ""));
 	json_object_object_add(root, "invariant_checker", json_object_new_boolean(!o->no_check));
+	if (!run->from) {
+		json_object_object_add(root, "timer_slack_ns", num(o->timer_slack_ns));
+		json_object_object_add(root, "wake_cost_ns", num(o->wake_cost_ns));
+		json_object_object_add(root, "idle_exit_ns", num(o->idle_exit_ns));
+	}
 	json_object_object_add(root, "ignored", list(run->w->ignored));
 	json_object_object_add(root, "left_out", list(run->w->left_out));
 	if (run->from) {
@@ -390,6 +404,7 @@ int sim_report_json(const char *path, struct sim_run *run)
 		sim_samples_free(&s);
 		json_object_object_add(defs, run->w->defs[d].name, j);
 	}
+	json_object_object_add(root, "idle_wakeup_latency_ns", dist(&run->an.idle_wake));
 	json_object_object_add(root, "tasks", tasks);
 	json_object_object_add(root, "by_task", defs);
 	json_object_object_add(root, "unreasonable_idle", idle_result(run));

@@ -119,6 +119,7 @@ struct sim_task {
 	int phase, ev, state;
 	long phase_loop, thread_loop;
 	bool done, wake_token, started, delaying, blocked;
+	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
 	/* timers of this instance ("unique" ones) */
 	ft_u64 *timer_next;
@@ -140,6 +141,7 @@ struct sim_task {
 	ft_u64 on_since;
 	bool on_cpu;
 	int rq_cpu;		/* the CPU it is queued on, -1 not known */
+	bool woke_idle;		/* its last wake-up found its CPU idle */
 	ft_u64 allowed;		/* CPUs it may run on, 0 = all */
 };
 
@@ -158,6 +160,7 @@ struct sim_an {
 	int curr[FT_MAX_CPUS];	/* pid running, 0 idle, -1 not known yet */
 	ft_u64 cpu_since[FT_MAX_CPUS];	/* since when */
 	ft_u64 other_ns;	/* CPU time of the tasks not reported */
+	struct sim_samples idle_wake;	/* wake-up to switch on an idle CPU */
 	ft_u64 last;		/* the instant of the last event */
 	bool dirty;		/* an event since the idle state was accounted */
 	ft_u64 idle_since[FT_MAX_CPUS];	/* open interval's start + 1; 0 none */
@@ -167,6 +170,16 @@ void sim_an_init(struct sim_an *a, int nr_cpus, bool idle_at_start,
 		 struct sim_task *(*task_of)(void *ctx, int pid), void *ctx);
 void sim_an_event(struct sim_an *a, const struct ft_obs *o);
 void sim_an_end(struct sim_an *a, ft_u64 end);
+
+/*
+ * The machine's costs by default: the kernel's timer slack of a normal
+ * task (50 us); the CPU time a task spends per wake-up and an idle CPU's
+ * delay from a wake-up to its switch, as measured on a Debian 12 VM
+ * (docs/twin-analysis.md).
+ */
+#define SIM_TIMER_SLACK_NS	50000ULL
+#define SIM_WAKE_COST_NS	10000ULL
+#define SIM_IDLE_EXIT_NS	5000ULL
 
 struct sim_opts {
 	const char *workload;
@@ -178,6 +191,10 @@ struct sim_opts {
 	ft_u64 duration_ns;	/* 0 = the workload's */
 	const char *features;	/* "A,!B" */
 	const char *json_out, *trace_out;
+	/* what a real machine adds (engine.c, --ideal sets all three to 0) */
+	ft_u64 timer_slack_ns;	/* a sleep or timer ends up to this much late */
+	ft_u64 wake_cost_ns;	/* CPU time a task spends on each wake-up */
+	ft_u64 idle_exit_ns;	/* an idle CPU's delay from a wake-up to the switch */
 	bool no_check;
 	bool quiet;
 };

@@ -86,6 +86,11 @@ static bool value(json_object *r, const char *def, const char *where, const char
 
 		return get(r, path, v);
 	}
+	if (!strcmp(where, "top")) {
+		const char *path[] = { field, sub, NULL };
+
+		return get(r, path, v);
+	}
 	if (!strcmp(where, "idle")) {
 		const char *path[] = { "unreasonable_idle", "total", field, sub, NULL };
 
@@ -150,6 +155,8 @@ static const struct metric {
 };
 
 static const struct metric idle_metrics[] = {
+	{ "idle-CPU wake-up p50 us", "top", "idle_wakeup_latency_ns", "p50", 1e3 },
+	{ "idle-CPU wake-ups", "top", "idle_wakeup_latency_ns", "samples", 1 },
 	{ "idle 2.5-3ms", "idle", "count", "#0", 1 },
 	{ "idle 3-4ms", "idle", "count", "#1", 1 },
 	{ "idle >4ms", "idle", "count", "#2", 1 },
@@ -185,7 +192,7 @@ static void row(struct side *sim, struct side *real, const char *def, const stru
 	snprintf(fs, sizeof(fs), sim->n > 1 ? "%.2f +/- %.2f" : "%.2f", a.mean, a.sd);
 	snprintf(rs, sizeof(rs), "%.2f +/- %.2f [%.2f, %.2f]", b.mean, b.sd, b.min, b.max);
 	snprintf(diff, sizeof(diff), "%+.2f%s", a.mean - b.mean, outside ? " *" : "");
-	printf("%-10s %-18s %20s %40s %14s\n", def ? def : "all", m->label, fs, rs, diff);
+	printf("%-10s %-24s %16s %40s %14s\n", def ? def : "all", m->label, fs, rs, diff);
 	j = json_object_new_object();
 	json_object_object_add(j, "task", def ? json_object_new_string(def) : NULL);
 	json_object_object_add(j, "metric", json_object_new_string(m->label));
@@ -221,9 +228,10 @@ int sim_twin(int argc, char **argv)
 	bool vs = false;
 	int ret = 1;
 
+	for (int i = 0; i < argc; i++)
+		vs |= !strcmp(argv[i], "--vs");
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--vs")) {
-			vs = true;
 			s = &real;
 		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			out = argv[++i];
@@ -257,7 +265,7 @@ int sim_twin(int argc, char **argv)
 	       "fairsim - real, * where fairsim lies outside the real range\n",
 	       str(sim.r[0], "workload"), sim.n, sim.n > 1 ? "s" : "", sim.path[0], real.n,
 	       real.n > 1 ? "s" : "", real.path[0]);
-	printf("%-10s %-18s %20s %40s %14s\n", "task", "metric", "fairsim", "real kernel",
+	printf("%-10s %-24s %16s %40s %14s\n", "task", "metric", "fairsim", "real kernel",
 	       "difference");
 	root = json_object_new_object();
 	rows = json_object_new_array();

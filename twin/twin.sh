@@ -12,12 +12,16 @@
 #   RESULT/real-N.{txt,json}      the analysis of that boot's trace
 #   RESULT/twin.txt, twin.json    the table printed on stdout
 #
-# usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL
+# SIM_ARGS: more options for fairsim's run (the model's costs: --ideal,
+# --timer-slack, ...), as words.
+#
+# usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL [SIM_ARGS]
 set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
-[ $# -eq 10 ] || die "usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL"
+[ $# -eq 10 ] || [ $# -eq 11 ] ||
+	die "usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL [SIM_ARGS]"
 fairsim=$1 ksrc=$2 workload=$3 result=$4 cpus=$5 duration=$6 seed=$7 features=$8 runs=$9
-accel=${10}
+accel=${10} sim_args=${11:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 case $fairsim in /*) ;; *) fairsim=$(pwd)/$fairsim ;; esac
 
@@ -66,14 +70,14 @@ limit=${FAIRTEST_TWIN_LIMIT:-$limit}
 pkg=$(cat "$kimage/package")
 features_shown=${features:-"the kernel's defaults"}
 echo "twin: $(basename "$workload"), $cpus CPUs, $duration s, features: $features_shown"
-echo "twin: fairsim on $(basename "$ksrc"), seed $seed"
+echo "twin: fairsim on $(basename "$ksrc"), seed $seed${sim_args:+, $sim_args}"
 rtapp_version=$(dpkg-query -W rt-app | cut -f2)
 echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_version"
 
 feat_arg=
 [ -z "$features" ] || feat_arg="--features $features"
-# shellcheck disable=SC2086 # $feat_arg is words
-"$fairsim" --cpus "$cpus" --seed "$seed" --duration "$duration" $feat_arg \
+# shellcheck disable=SC2086 # $feat_arg and $sim_args are words
+"$fairsim" --cpus "$cpus" --seed "$seed" --duration "$duration" $feat_arg $sim_args \
 	--json "$tmp/sim.json" --trace "$tmp/sim.trace" "$workload" >"$tmp/sim.txt" ||
 	die "fairsim failed on $workload (see above)"
 

@@ -110,7 +110,8 @@ void update_rq_clock(struct rq *rq)
  * (smp_send_reschedule()) and acts when that arrives, ft_set_ipi_latency()
  * later, or at its own interrupt's exit (its tick) if that comes first.
  * An idle CPU needs no IPI: x86's idle loop polls (TIF_POLLING_NRFLAG set,
- * so set_nr_and_not_polling() sends none) and schedules at once.
+ * so set_nr_and_not_polling() sends none) and schedules at once, or after
+ * the idle-exit cost the simulator may set (ft_set_idle_exit()).
  */
 void resched_curr(struct rq *rq)
 {
@@ -125,7 +126,8 @@ void resched_curr(struct rq *rq)
 	set_tsk_need_resched(curr);
 	ft_event(FT_EV_RESCHED);
 	ft_host_seam_called("resched_curr", cpu);
-	if (cpu != smp_processor_id() && curr != rq->idle && ft_send_reschedule(cpu))
+	if (curr == rq->idle ? ft_idle_exit_delay(cpu) :
+	    cpu != smp_processor_id() && ft_send_reschedule(cpu))
 		ft_m.resched_unseen[cpu] = true;
 }
 

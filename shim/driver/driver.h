@@ -215,6 +215,8 @@ extern const struct sched_class ft_stop_class;
 
 /* nohz.c: idle CPUs without a tick, IPIs */
 bool ft_send_reschedule(int cpu);
+bool ft_idle_exit_delay(int cpu);
+bool ft_idle_exit_pending(int cpu);
 u64 ft_next_ipi(void);
 void ft_deliver_ipis(void);
 void ft_nohz_reset(void);

@@ -22,6 +22,7 @@
 static struct { call_single_data_t *csd; int cpu; u64 at; } ipis[FT_MAX_IPIS];
 static int nr_ipis;
 static u64 ipi_latency = NSEC_PER_USEC;
+static u64 idle_exit, idle_exit_at[NR_CPUS];	/* ft_idle_exit_delay() */
 static u64 ipis_delivered, resched_ipis;
 static bool resched_in_flight[NR_CPUS];
 
@@ -33,6 +34,12 @@ u64 ft_ipis_delivered(void)
 void ft_set_ipi_latency(u64 ns)
 {
 	ipi_latency = ns;
+}
+
+void ft_set_idle_exit(u64 ns)
+{
+	idle_exit = ns;
+	memset(idle_exit_at, 0, sizeof(idle_exit_at));
 }
 
 u64 ft_resched_ipis(void)
@@ -72,6 +79,28 @@ bool ft_send_reschedule(int cpu)
 	return true;
 }
 
+/*
+ * resched_curr() of an idle CPU: with an idle-exit cost set (the
+ * simulator's: on a real kernel, the idle loop's exit and the switch that
+ * follow a wake-up on an idle CPU), the CPU schedules that much later,
+ * even when an interrupt (its tick) ends meanwhile: the idle loop's exit
+ * follows the interrupt anyway. false when there is no cost: the
+ * polling idle loop schedules at once.
+ */
+bool ft_idle_exit_delay(int cpu)
+{
+	if (!idle_exit)
+		return false;
+	if (!idle_exit_at[cpu])
+		idle_exit_at[cpu] = ft_m.now + idle_exit;
+	return true;
+}
+
+bool ft_idle_exit_pending(int cpu)
+{
+	return idle_exit_at[cpu];
+}
+
 /* The earliest IPI delivery, U64_MAX if none is in flight. */
 u64 ft_next_ipi(void)
 {
@@ -79,6 +108,9 @@ u64 ft_next_ipi(void)
 
 	for (int i = 0; i < nr_ipis; i++)
 		next = min(next, ipis[i].at);
+	for (int cpu = 0; idle_exit && cpu < ft_m.nr_cpus; cpu++)
+		if (idle_exit_at[cpu])
+			next = min(next, idle_exit_at[cpu]);
 	return next;
 }
 
@@ -89,6 +121,13 @@ u64 ft_next_ipi(void)
  */
 void ft_deliver_ipis(void)
 {
+	for (int cpu = 0; idle_exit && cpu < ft_m.nr_cpus; cpu++) {
+		if (!idle_exit_at[cpu] || idle_exit_at[cpu] > ft_m.now)
+			continue;
+		idle_exit_at[cpu] = 0;
+		ft_m.resched_unseen[cpu] = false;
+		ft_resched_pending();
+	}
 	for (int i = 0; i < nr_ipis; ) {
 		call_single_data_t *csd = ipis[i].csd;
 		int cpu = ipis[i].cpu;

@@ -38,7 +38,8 @@ void ft_irq_exit(int cpu)
 	unsigned long pending = softirq_pending[cpu];
 
 	softirq_pending[cpu] = 0;
-	ft_m.resched_unseen[cpu] = false;
+	if (!ft_idle_exit_pending(cpu))
+		ft_m.resched_unseen[cpu] = false;
 	ft_switch_cpu(cpu);
 	for (int nr = 0; nr < NR_SOFTIRQS; nr++) {
 		if (!(pending & (1UL << nr)))

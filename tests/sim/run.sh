@@ -20,11 +20,13 @@ pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
 bad() { fail=$((fail + 1)); echo "not ok - $*"; }
 
-# run NAME CPUS [args...]: the case's JSON result in $out/NAME.json
+# run NAME CPUS [args...]: the case's JSON result in $out/NAME.json, on
+# the ideal machine (--ideal: no timer slack, no wake-up or idle-exit
+# cost), where the figures below are worked out on paper
 run() {
 	name=$1 cpus=$2
 	shift 2
-	"$sim" --quiet --seed 0 --cpus "$cpus" --json "$out/$name.json" "$@" \
+	"$sim" --quiet --ideal --seed 0 --cpus "$cpus" --json "$out/$name.json" "$@" \
 		"$here/cases/$name.json" 2>"$out/$name.err" ||
 		{ bad "$name: fairsim failed: $(head -c 300 "$out/$name.err")"; return 1; }
 }
@@ -141,7 +143,7 @@ run pipe 2 && expect "bounded pipe: writers block when full, each read wakes one
 # receiver reads 4 x 10: expect 80 us of run time for every one of the
 # 16 tasks, every pipe drained, and the run ending once they are.
 if python3 "$top/sim/shapes/hackbench.py" -g 2 -f 4 -l 10 -T -p >"$out/hackbench.json" 2>"$out/hb.err" &&
-	"$sim" --quiet --seed 0 --cpus 2 --json "$out/hb.result.json" "$out/hackbench.json" 2>>"$out/hb.err"; then
+	"$sim" --quiet --ideal --seed 0 --cpus 2 --json "$out/hb.result.json" "$out/hackbench.json" 2>>"$out/hb.err"; then
 	expect "hackbench shape: 16 tasks, 80 us each, all messages delivered" "$out/hb.result.json" \
 		"len(r['tasks']) == 16 and all(x['runtime_ns'] == 80000 for x in r['tasks']) and \
 		 0 < r['duration_ns'] < 10000000"
@@ -155,7 +157,7 @@ fi
 # one due at the run's last instant never runs). Expect 499 wake-ups per
 # worker, all at once, and 499 requests of exactly 500 us each.
 if python3 "$top/sim/shapes/schbench.py" -m 1 -t 2 -r 1 -s 2000 -c 500 >"$out/schbench.json" 2>"$out/sb.err" &&
-	"$sim" --quiet --seed 0 --cpus 3 --json "$out/sb.result.json" "$out/schbench.json" 2>>"$out/sb.err"; then
+	"$sim" --quiet --ideal --seed 0 --cpus 3 --json "$out/sb.result.json" "$out/schbench.json" 2>>"$out/sb.err"; then
 	expect "schbench shape: requests of exactly the think time when nothing competes" \
 		"$out/sb.result.json" \
 		"all(t[w]['wakeups'] == 499 and t[w]['wakeup_latency_ns']['max'] == 0 and \
@@ -187,7 +189,7 @@ if run idle_islands 2 --islands && expect "unreasonable idle on islands: 100 eve
 	 r['unreasonable_idle']['buckets'] == ['2.5-3ms', '3-4ms', '>4ms'] and \
 	 r['unreasonable_idle']['total'] == {'count': [0, 0, 100], 'longest_ns': 9000000} and \
 	 [c['count'] for c in r['unreasonable_idle']['per_cpu']] == [[0, 0, 0], [0, 0, 100]]"; then
-	if "$sim" --seed 0 --islands --cpus 2 "$here/cases/idle_islands.json" 2>/dev/null |
+	if "$sim" --ideal --seed 0 --islands --cpus 2 "$here/cases/idle_islands.json" 2>/dev/null |
 		grep -q '^total  *0  *0  *100  *9\.000$'; then
 		ok "unreasonable idle: the text table's total row"
 	else
@@ -379,6 +381,16 @@ sys.exit(0 if r and all(x['difference'] == 0 and not x['outside_real_range'] and
 else
 	bad "--twin: $(head -c 300 "$out/twin.txt")"
 fi
+if "$sim" --twin "$out/host.json" "$out/host.json" --vs "$out/host.json" --json "$out/twin2.json" \
+	>/dev/null 2>&1 && python3 -c "
+import json, sys
+r = json.load(open('$out/twin2.json'))
+sys.exit(0 if len(r['fairsim']) == 2 and len(r['real']) == 1 and
+	 all(x['fairsim']['runs'] == 2 and x['real']['runs'] == 1 for x in r['rows']) else 'sides: %s / %s' % (r['fairsim'], r['real']))"; then
+	ok "--twin A B --vs C: two fairsim results, one real"
+else
+	bad "--twin A B --vs C: the sides are not split at --vs"
+fi
 
 # Bad traces: one line naming the file and line, exit 1, no JSON left.
 printf '# tracer: nop\n   A-1 [000] d..2. 1.000000: sched_switch: prev_comm=A prev_pid=1\n' >"$out/bad.trace"
@@ -391,22 +403,29 @@ elif [ "$(wc -l <"$out/bt.err")" -eq 1 ] && grep -q 'bad.trace:2: a sched_switch
 else
 	bad "a malformed trace line: $(head -c 300 "$out/bt.err") $(ls -A "$out/badtrace")"
 fi
+# cli_fails LABEL ARGS...: fairsim ARGS exits non-zero with a "fairsim:" line
+cli_fails() {
+	label=$1
+	shift
+	if "$sim" "$@" >/dev/null 2>"$out/cli.err"; then
+		bad "command line '$label': exited 0"
+	elif grep -q '^fairsim: ' "$out/cli.err"; then
+		ok "command line '$label': $(grep -m1 '^fairsim: ' "$out/cli.err")"
+	else
+		bad "command line '$label': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
+	fi
+}
 for args in "--from-trace /no/such.trace" "--from-trace $here/cases/mutex.json" \
 	"--from-trace $tr.trace --workload $here/cases/mutex.json" "--twin $out/host.json" \
 	"--twin $out/host.txt $out/host.json" "--workload $tr.json $here/cases/mutex.json" \
 	"--from-trace $tr.trace --islands"; do
 	# shellcheck disable=SC2086
-	if "$sim" $args >/dev/null 2>"$out/cli.err"; then
-		bad "command line '$args': exited 0"
-	elif grep -q '^fairsim: ' "$out/cli.err"; then
-		ok "command line '$args': $(grep -m1 '^fairsim: ' "$out/cli.err")"
-	else
-		bad "command line '$args': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
-	fi
+	cli_fails "$args" $args
 done
 
 # The 2023 sleeper (fixtures/workloads/sleeper.json: A always runs, B runs
-# 1 ms and sleeps 1 ms, one CPU, HZ=250, base slice 0.7 ms). B needs
+# 1 ms and sleeps 1 ms, one CPU, HZ=250, base slice 0.7 ms), on the ideal
+# machine (--ideal), where B's 2 ms cycle can lock to the 4 ms tick grid. B needs
 # 1 ms a burst but its slice is 0.7 ms, so a tick that falls in the last
 # 0.3 ms of a burst, past B's deadline, ends it: B is not eligible then,
 # A runs to the next tick (4 ms later) and B keeps one burst in three.
@@ -424,7 +443,7 @@ done
 # The probes sit in the build dir's gen/, a variant's binary (asan/) one
 # level below it, next to a gen/ of its own without them.
 share_b() {	# SEED [FEATURES]: B's share in percent
-	"$sim" --quiet --cpus 1 --seed "$1" --duration 4 ${2:+--features "$2"} --json "$out/sl.json" \
+	"$sim" --quiet --cpus 1 --seed "$1" --duration 4 ${2:+--features "$2"} --json "$out/sl.json" $costs \
 		"$top/fixtures/workloads/sleeper.json" && python3 -c "
 import json; print([x['share_pct'] for x in json.load(open('$out/sl.json'))['tasks'] if x['task'] == 'B'][0])"
 }
@@ -432,11 +451,60 @@ near() { awk -v v="$1" -v want="$2" 'BEGIN { exit !(v >= want - 0.5 && v <= want
 if cat "$(dirname "$sim")"/gen/probes*.h "$(dirname "$sim")"/../gen/probes*.h 2>/dev/null |
    grep -q 'FT_HAVE_REQUEUE_CURRENT_V'; then off=33.3 why="lag clipped to 0 at wake-up"
 else off=50 why="lag against a stale V"; fi
+costs=--ideal
 on=$(share_b 1) grid=$(share_b 2) nozero=$(share_b 2 '!DELAY_ZERO')
 if near "$on" 50 && near "$grid" "$off" && near "$nozero" 50; then
 	ok "sleeper: B $on% on the tick grid, $grid% off it ($why), $nozero% off it without DELAY_ZERO"
 else
 	bad "sleeper: B on the grid $on% (want 50), off $grid% (want $off: $why), off without DELAY_ZERO $nozero% (want 50)"
+fi
+
+# What a real machine adds (engine.c; the defaults: 50 us timer slack,
+# 10 us of CPU per wake-up, 5 us from a wake-up to the switch on an idle
+# CPU). The periodic case alone on one CPU: its timer expires at 5, 9,
+# ..., 997 ms, never within 50 us before a tick (multiples of 4 ms), so
+# each wake-up comes 50 us late, the idle CPU switches 5 us after it, and
+# the task runs 10 us before its 1 ms. Expect 249 wake-ups, every
+# latency exactly 5 us, and 1 ms + 249 x 1.010 ms = 252.49 ms of run
+# time (the timer's period stays on its grid: the slack does not add up).
+if "$sim" --quiet --seed 0 --cpus 1 --json "$out/costs.json" "$here/cases/periodic.json" 2>"$out/costs.err"; then
+	expect "costs: a periodic task alone wakes 50 us late, switches in 5 us, runs 10 us more" \
+		"$out/costs.json" \
+		"t['p-0']['wakeups'] == 249 and t['p-0']['runtime_ns'] == 252490000 and \
+		 t['p-0']['wakeup_latency_ns']['p50'] == t['p-0']['wakeup_latency_ns']['max'] == 5000"
+else
+	bad "costs: $(head -c 300 "$out/costs.err")"
+fi
+
+# Timer slack ends at a tick inside its range (an interrupt that runs the
+# hrtimer queue expires every timer past its soft expiry): A (cases/
+# slack.json) runs 1 ms and sleeps 2.98 ms. Its first sleep is due at
+# 3.98 ms and the tick at 4 ms lies within the 50 us, so it wakes then;
+# it runs from 4.005 (idle exit) for 10 us + 1 ms, sleeps at 5.015, is
+# due at 7.995 and wakes with the tick at 8, and so on: a 4 ms cycle.
+# Expect 250 wake-ups in 1 s (4, 8, ..., 1000 ms, the last at the run's
+# end; without the tick it would drift by 45 us a cycle and wake fewer
+# times), every latency 5 us, and 250 x 1 ms + 249 x 10 us of run time.
+if "$sim" --quiet --seed 0 --cpus 1 --json "$out/slack.json" "$here/cases/slack.json" 2>"$out/slack.err"; then
+	expect "timer slack: a sleep due within 50 us before a tick ends at the tick" "$out/slack.json" \
+		"t['a-0']['wakeups'] == 250 and t['a-0']['runtime_ns'] == 252490000 and \
+		 t['a-0']['wakeup_latency_ns']['p50'] == 5000 and t['a-0']['wakeup_latency_ns']['max'] == 5000"
+else
+	bad "timer slack: $(head -c 300 "$out/slack.err")"
+fi
+
+# The sleeper with the machine's costs (the defaults): B's cycle is no
+# longer exactly 2 ms, drifts against the tick, and the ticks that land
+# in its bursts' last 0.3 ms cut one in three on every tree and seed.
+# Expect B between 32 and 35% with seeds 1 and 2, with delayed dequeue
+# and without: the phase lock (50%) is gone.
+costs=
+b1=$(share_b 1) b2=$(share_b 2) s1=$(share_b 1 '!DELAY_DEQUEUE') s2=$(share_b 2 '!DELAY_DEQUEUE')
+if awk -v a="$b1" -v b="$b2" -v c="$s1" -v d="$s2" 'BEGIN {
+	exit !(a > 32 && a < 35 && b > 32 && b < 35 && c > 32 && c < 35 && d > 32 && d < 35) }'; then
+	ok "sleeper with the machine's costs: B $b1% / $b2% (seeds 1, 2), $s1% / $s2% without DELAY_DEQUEUE"
+else
+	bad "sleeper with the machine's costs: B $b1% / $b2%, without DELAY_DEQUEUE $s1% / $s2% (want 32..35)"
 fi
 
 # A/B (sim/ab.sh, fairsim --compare): the sleeper, strict EEVDF
@@ -446,7 +514,7 @@ fi
 # or by +25% where seed 2 gives 33.3% (above): (50 + 33.3) / 2 / 33.3.
 if [ "$off" = 50 ]; then lo=40 hi=60; else lo=20 hi=30; fi
 if "$top/sim/ab.sh" "$top/fixtures/workloads/sleeper.json" "$out/ab" 2 1 "$sim" '!DELAY_DEQUEUE' \
-	"$sim" '' --cpus 1 --duration 2 >"$out/ab.txt" 2>&1 &&
+	"$sim" '' --cpus 1 --duration 2 --ideal >"$out/ab.txt" 2>&1 &&
 	[ "$(ls "$out/ab" | wc -l)" -eq 4 ] && grep -q '^run time ms' "$out/ab.txt" &&
 	awk -v lo=$lo -v hi=$hi '/^# scheduling latency \(us\) for B$/ { b = 1 }
 	       b && /^run time ms/ { c = $NF; sub(/%/, "", c); found = (c + 0 >= lo && c + 0 <= hi) }
@@ -523,16 +591,11 @@ done
 # Bad command lines: one line each, non-zero exit.
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
 	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
+	"--timer-slack -1" "--wake-cost x" "--idle-exit 1e12" \
 	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
-	if "$sim" $a >/dev/null 2>"$out/cli.err"; then
-		bad "command line '$args': exited 0"
-	elif grep -q '^fairsim: ' "$out/cli.err"; then
-		ok "command line '$args': $(grep -m1 '^fairsim: ' "$out/cli.err")"
-	else
-		bad "command line '$args': no 'fairsim:' line in: $(head -c 200 "$out/cli.err")"
-	fi
+	cli_fails "$args" $a
 done
 
 echo "sim: $pass passed, $fail failed, $skip skipped"
