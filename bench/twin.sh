@@ -21,6 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 w=$top/fixtures/workloads/sleeper.json
 
+"$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app bc
 kimage=$("$top/sched_fair/kimage.sh" "$ksrc")
 initrd=$("$top/twin/initramfs.sh" "$work")
 [ -n "$accel" ] || accel=$("$top/twin/accel.sh" "$kimage" "$initrd" "$work")
