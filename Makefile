@@ -34,6 +34,9 @@ SLACK	?=
 WAKE_COST ?=
 IDLE_EXIT ?=
 WAKE_PREEMPT ?=
+# make twin (fairsim beside the real kernel under QEMU, twin/)
+RUNS	?= 3
+ACCEL	?=
 # make domains-xcheck
 SHAPES	?=
 
@@ -59,7 +62,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab domains-xcheck
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab twin domains-xcheck
 all: build
 
 build:
@@ -152,6 +155,14 @@ sim-ab:
 	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
 	   --result-b $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/patched-seed$(SEED).json))
 
+# The workload in fairsim and on the tree's own kernel under QEMU, RUNS
+# boots, both traces through fairsim's analysis, side by side (twin/).
+TWIN_NAME = $$(basename $(WORKLOAD) .json)-$(or $(CPUS),8)cpu$(if $(FEATURES),-$$(printf '%s' '$(FEATURES)' | tr '!,' '_+'))
+twin:
+	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make twin needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
+	$(call with_tree,$(TOP)/twin/twin.sh $$obj/fairsim $$ksrc $(abspath $(WORKLOAD)) $$obj/twin/$(TWIN_NAME) \
+	 '$(or $(CPUS),8)' '$(DURATION)' '$(SEED)' '$(FEATURES)' '$(RUNS)' '$(ACCEL)' '$(strip $(SIM_COSTS))')
+
 # The tree's kernel booted under QEMU once per machine shape (kunit.py):
 # its domain dumps re-captured into fixtures/topologies/qemu/SERIES/, which
 # fair_topology compares with ours. A developer's tool; CI needs no QEMU.
@@ -187,6 +198,9 @@ help:
 	@echo '  sim-ab    WORKLOAD=f.json KSRC_B=tree, FEATURES_B=... and/or PROFILE_B=...: base vs patched over'
 	@echo '            SEEDS seeds, latency rows with change % and +/- spread'
 	@echo '            (runs -jN at a time, default every core; output as a serial run'"'"'s)'
+	@echo '  twin      WORKLOAD=f.json : f in fairsim and on the tree'"'"'s own kernel (Debian'"'"'s image of'
+	@echo '            its exact version) under QEMU, RUNS boots; the same analysis of both traces,'
+	@echo '            side by side (docs/twin.md; needs QEMU, no root, no network once cached)'
 	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'
 	@echo '            shape and re-capture its sched-domain dumps into fixtures/topologies/qemu/,'
 	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'
@@ -246,5 +260,11 @@ help:
 	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'
 	@echo '  PROFILE_B=p make sim-ab: the patched side built with another profile, e.g.'
 	@echo '              PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'
+	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
+	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
+	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, IDEAL: fairsim'"'"'s side), and:'
+	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
+	@echo '  ACCEL=a     auto (KVM if it boots here, else TCG: with -icount shift=1,sleep=off for'
+	@echo '              CPUS=1, plain above), kvm, tcg (plain: guest clock = host clock), icount:N'
 	@echo '  SHAPES=l    make domains-xcheck: these shapes only (default: uni-1 mc-2 mc-4'
 	@echo '              smt-mc-8 two-pkg-16)'

@@ -3,9 +3,9 @@
 #
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
 # the workload simulator's checks (tests/sim) and Debian's rt-app on its
-# workload files,
-# valgrind, ASan+UBSan and the fault matrix, the runner's self-test and
-# `make mutate`. Ends with one tally line over all of them.
+# workload files, valgrind, ASan+UBSan and the fault matrix, the runner's
+# self-test, `make mutate`, the gate and a short twin run (tests/twin).
+# Ends with one tally line over all of them.
 #
 # usage: tests/project.sh OBJ KSRC [runner args...]
 set -u
@@ -100,6 +100,11 @@ fi
 cat "$obj/gate.log"
 gate=$(sed -n 's/^gate: \([0-9]* passed\)/\1/p' "$obj/gate.log" | tail -n 1)
 
-sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $gate" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+# The twin, briefly: the sleeper beside Debian's own kernel under QEMU.
+"$top/tests/twin/run.sh" "$obj/fairsim" "$ksrc" "$obj/twin-test" >"$obj/twin.log" 2>&1 || failed=1
+cat "$obj/twin.log"
+twin=$(sed -n 's/^twin: \([0-9]* passed.*\)/\1/p' "$obj/twin.log" | tail -n 1)
+
+sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $gate, $twin" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed

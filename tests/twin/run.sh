@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The twin, briefly (make test): the sleeper on one CPU for 2 s of guest
+# time, one boot of the tree's own kernel under QEMU beside fairsim, through
+# twin/twin.sh as make twin runs it. It checks that both columns exist and
+# that the real run was sane (the workload ran, little else did, the trace
+# and schedstat tell the same story), never that the two agree: that is what
+# docs/twin.md reports. Then bad input: an unknown accelerator, a workload
+# rt-app 1.0 cannot run, a guest that does not finish in its time; each one
+# line, a non-zero exit, no result left.
+#
+# usage: tests/twin/run.sh FAIRSIM KSRC OUTDIR
+set -u
+fairsim=$1 ksrc=$2 out=$3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+sleeper=$top/fixtures/workloads/sleeper.json
+passed=0 failed=0
+ok() { echo "ok - twin: $1"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - twin: $1"; failed=$((failed + 1)); }
+mkdir -p "$out"
+rm -rf "$out/sleeper" "$out/bad"
+# A tree of the user's own has no Debian image (make twin says so).
+if ! why=$("$top/sched_fair/kimage.sh" "$ksrc" 2>&1 >/dev/null); then
+	echo "ok - twin: # SKIP no kernel to boot: $(echo "$why" | tail -n 1 | sed 's/^fairtest: //')"
+	echo "twin: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+
+if "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/sleeper" 1 2 1 "" 1 "${FAIRTEST_TWIN_ACCEL:-}" \
+	>"$out/sleeper.log" 2>&1; then
+	ok "the sleeper ran in fairsim and on $(sed -n 's/^twin: real kernel \(.*\) under QEMU \([^,]*\),.*/\1 (\2)/p' "$out/sleeper.log")"
+else
+	sed 's/^/# /' "$out/sleeper.log"
+	not_ok "the sleeper's twin run failed"
+fi
+
+# Both columns: A's and B's share, a number in each.
+cols=$(awk '$2 == "share" && ($1 == "A" || $1 == "B") && $4 ~ /^[0-9.]+$/ && $5 ~ /^[0-9.]+$/ { n++ } END { print n + 0 }' \
+	"$out/sleeper/twin.txt" 2>/dev/null)
+if [ "$cols" = 2 ]; then
+	ok "both columns: $(awk '$1 == "B" && $2 == "share" { printf "B share fairsim %s%%, real %s%%", $4, $5 }' "$out/sleeper/twin.txt")"
+else
+	not_ok "the table lacks A's or B's share in a column (twin.txt)"
+fi
+
+# Sane: B cycled (1 ms runs: hundreds of wake-ups in 2 s), the workload had
+# the CPU (others under 10%), and the trace's shares are schedstat's within
+# 2 points (two measurements of the same run).
+real=$out/sleeper/real-1
+if [ -f "$real.txt" ] && [ -f "$real/schedstat" ]; then
+	other=$(sed -n 's/.*other tasks ran .* (\([0-9.]*\)% of the CPUs).*/\1/p' "$real.txt")
+	wakeups=$(awk '$1 ~ /^B-/ && $2 ~ /^[0-9]+$/ { print $9; exit }' "$real.txt")
+	worst=$(awk -v ws="$(cat "$real/window_start")" -v we="$(cat "$real/window_end")" '
+		FILENAME ~ /schedstat.start$/ { st[$1] = $2; next }
+		FILENAME ~ /schedstat$/ { if ($1 in st && $5 != "rt-app") ss[$5] = 100 * ($2 - st[$1]) / ((we - ws) * 1e9); next }
+		$1 ~ /^[AB]-/ && $2 ~ /^[0-9]+$/ { split($1, n, "-"); tr[n[1]] = $3 }
+		END { w = 0; for (t in ss) { d = ss[t] - tr[t]; if (d < 0) d = -d; if (!(t in tr)) d = 100; if (d > w) w = d } printf "%.1f\n", w }
+		' "$real/schedstat.start" "$real/schedstat" "$real.txt")
+	if [ -n "$other" ] && [ -n "$wakeups" ] &&
+	   awk -v o="$other" -v w="$wakeups" -v d="$worst" 'BEGIN { exit !(o < 10 && w >= 200 && d <= 2) }'; then
+		ok "the real run was sane: B woke $wakeups times, other tasks $other% of the CPU, trace vs schedstat within $worst points"
+	else
+		not_ok "the real run was not sane: B woke ${wakeups:-?} times (>= 200), other tasks ${other:-?}% (< 10), trace vs schedstat ${worst:-?} points (<= 2)"
+	fi
+else
+	not_ok "no real run to check"
+fi
+
+# Bad input: one line, non-zero, nothing left.
+bad() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$out/bad.out" 2>"$out/bad.err"
+	rc=$?
+	lines=$(grep -c . "$out/bad.err")
+	left=$(ls -d "$out/bad" "$out"/bad.tmp.* 2>/dev/null | wc -l)
+	if [ "$rc" -ne 0 ] && [ "$lines" -eq 1 ] && grep -q -- "$want" "$out/bad.err" && [ "$left" -eq 0 ]; then
+		ok "$name: $(cat "$out/bad.err")"
+	else
+		sed 's/^/# /' "$out/bad.err"
+		not_ok "$name: exit $rc, $lines lines on stderr (want 1 naming '$want'), $left results left"
+	fi
+}
+bad "an unknown accelerator" "ACCEL=warp" \
+	"$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 warp
+bad "a workload with fairsim's pipes" "rt-app 1.0 cannot run fairsim's pipes" \
+	"$top/twin/twin.sh" "$fairsim" "$ksrc" "$top/fixtures/workloads/cyclictest-hackbench.json" "$out/bad" 1 2 1 "" 1 icount:1
+bad "a guest that does not finish in its time" "did not power off within 5 s" \
+	env FAIRTEST_TWIN_LIMIT=5 "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1
+rm -f "$out/bad.out" "$out/bad.err"
+
+echo "twin: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

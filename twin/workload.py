@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The twin's workload: a fairsim workload file made into one the real
+rt-app 1.0 reads. fairsim reads rt-app's grammar as workgen does (C
+comments, trailing commas, repeated event keys); rt-app 1.0 parses plain
+JSON with json-c, and an object keeps one value per key. So comments and
+trailing commas go, a repeated key gets a suffix (rt-app finds events by
+key prefix, so "run" stays a run), and "global" gets what the guest needs:
+the calibration the guest measured ("@CALIBRATION@", filled in by /init),
+the duration (the guest's window plus a margin; /init ends it), SCHED_OTHER
+as default and no logging. What rt-app 1.0 cannot run is refused in one
+line (exit 3): fairsim's pipes, and the keys of later rt-app versions.
+
+usage: twin/workload.py WORKLOAD DURATION OUT.json
+Prints the number of threads the workload starts.
+"""
+import json
+import re
+import sys
+
+# Keys fairsim reads that rt-app 1.0 (Debian's) does not: why, in a word.
+UNKNOWN_TO_RTAPP = {
+    "pipe_read": "fairsim's pipes",
+    "pipe_write": "fairsim's pipes",
+    "pipe_capacity": "fairsim's pipes",
+    "fork": "rt-app 1.1's fork event",
+    "taskgroup": "rt-app 1.1's task groups",
+    "runtime": "rt-app 1.1's runtime event (1.0 would read it as a run)",
+    "util_min": "uclamp (rt-app 1.1)",
+    "util_max": "uclamp (rt-app 1.1)",
+}
+
+
+def fail(msg):
+    print("fairtest: %s: %s" % (sys.argv[1], msg), file=sys.stderr)
+    sys.exit(3)
+
+
+def strip(text):
+    """Drop C and C++ comments outside strings, then trailing commas."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        else:
+            out.append(c)
+            i += 1
+    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+
+
+def pairs(items):
+    seen, obj = {}, {}
+    for k, v in items:
+        seen[k] = seen.get(k, 0) + 1
+        obj[k if seen[k] == 1 else "%s_%d" % (k, seen[k])] = v
+    return obj
+
+
+def walk(node, path):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            base = re.sub(r"_\d+$", "", k)
+            for key, why in UNKNOWN_TO_RTAPP.items():
+                if base == key or (key in ("pipe_read", "pipe_write") and base.startswith(key)):
+                    fail("%s at %s: rt-app 1.0 cannot run %s; the twin runs workloads without it"
+                         % (k, path or "top", why))
+            walk(v, path + "/" + k)
+
+
+def main():
+    if len(sys.argv) != 4:
+        print("usage: twin/workload.py WORKLOAD DURATION OUT.json", file=sys.stderr)
+        sys.exit(2)
+    src, duration, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    try:
+        with open(src) as f:
+            w = json.loads(strip(f.read()), object_pairs_hook=pairs)
+    except (OSError, ValueError) as e:
+        fail("not a workload rt-app can read (%s)" % e)
+    if not isinstance(w, dict) or not isinstance(w.get("tasks"), dict) or not w["tasks"]:
+        fail("no \"tasks\" object")
+    walk(w, "")
+    g = w.setdefault("global", {})
+    # /init closes the window after DURATION s and stops rt-app itself.
+    g["duration"] = int(float(duration)) + 5
+    g["calibration"] = "@CALIBRATION@"
+    g.setdefault("default_policy", "SCHED_OTHER")
+    g["lock_pages"] = False
+    g["logdir"] = "/tmp"
+    g["log_size"] = "disable"
+    g["ftrace"] = False
+    g["gnuplot"] = False
+    threads = 0
+    for name, t in w["tasks"].items():
+        if not isinstance(t, dict):
+            fail("task %s is not an object" % name)
+        n = t.get("instance", 1)
+        if not isinstance(n, int) or n < 1:
+            fail("task %s: instance must be a positive integer" % name)
+        threads += n
+    with open(out, "w") as f:
+        json.dump(w, f, indent=1)
+        f.write("\n")
+    print(threads)
+
+
+main()
