@@ -262,7 +262,7 @@ help:
 	@echo '              PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
-	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, IDEAL: fairsim'"'"'s side), and:'
+	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
 	@echo '  ACCEL=a     auto (KVM if it boots here, else TCG: with -icount shift=1,sleep=off for'
 	@echo '              CPUS=1, plain above), kvm, tcg (plain: guest clock = host clock), icount:N'
