@@ -197,6 +197,76 @@ static void misfit_task_moves_to_big_cpu(struct kunit *test)
 	ft_shutdown();
 }
 
+/* The lowest domain level of @cpu whose span holds @other; -1 if none. */
+static int level_with(int cpu, int other, struct ft_domain *out)
+{
+	struct ft_domain d[8];
+	int n = ft_cpu_domains(cpu, d, 8);
+
+	for (int i = 0; i < n; i++) {
+		if (d[i].span >> other & 1) {
+			*out = d[i];
+			return i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Two CPUs sharing an LLC: A (nice -20) and B (nice 19, pinned) on CPU 0,
+ * CPU 1 idle; A allowed on both once it runs. A runs nearly all the time
+ * (B's weight is 15 against 88761) and a running task cannot be pulled,
+ * B may not move: every periodic attempt of CPU 1 fails and counts in its
+ * domain's nr_balance_failed. Expect, attempt by attempt, no stopper work
+ * while that count is at most cache_nice_tries + 2, and the attempt that
+ * takes it past (the domain's own cache_nice_tries + 3rd) to queue exactly
+ * one, which moves A to CPU 1 and resets the count: need_active_balance()'s
+ * rule for an imbalance in tasks (migrate_task).
+ */
+static void active_balance_starts_after_cache_nice_tries_failures(struct kunit *test)
+{
+	struct ft_domain d;
+	unsigned int seen = 0, tries;
+	ft_u64 works;
+	int a, b;
+
+	ft_test_boot_topology(test, "mc-2");
+	a = ft_test_fork(test, -20, 0);
+	b = ft_test_fork(test, 19, 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(a, 1), 0);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(b, 1), 0);
+	ft_run_for(20 * NSEC_PER_MSEC);
+	while (ft_curr(0) != a)
+		ft_run_for(ft_tick_nsec());
+	KUNIT_ASSERT_GE(test, level_with(1, 0, &d), 0);
+	tries = d.cache_nice_tries;
+	KUNIT_ASSERT_EQ(test, d.nr_balance_failed, 0);
+	works = ft_stop_works();
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(a, 3), 0);
+	for (int t = 0; t < 200 && ft_test_info(test, a).cpu == 0; t++) {
+		ft_run_for(ft_tick_nsec());
+		KUNIT_ASSERT_EQ_MSG(test, ft_curr(0) == a || ft_test_info(test, a).cpu == 1, true,
+				    "B ran on cpu 0 at %llu ms: A was not always running there",
+				    ft_now() / NSEC_PER_MSEC);
+		level_with(1, 0, &d);
+		if (ft_test_info(test, a).cpu == 0) {
+			KUNIT_EXPECT_EQ_MSG(test, ft_stop_works(), works,
+					    "stopper queued after %u failed attempts", d.nr_balance_failed);
+			KUNIT_ASSERT_LE_MSG(test, d.nr_balance_failed, tries + 2,
+					    "%u failed attempts and A still on cpu 0", d.nr_balance_failed);
+			seen = d.nr_balance_failed > seen ? d.nr_balance_failed : seen;
+		}
+	}
+	kunit_info(test, "cache_nice_tries %u: %u failed attempts, then %llu stopper work(s); A on cpu %d",
+		   tries, seen, ft_stop_works() - works, ft_test_info(test, a).cpu);
+	KUNIT_EXPECT_EQ(test, seen, tries + 2);
+	KUNIT_EXPECT_EQ(test, ft_test_info(test, a).cpu, 1);
+	KUNIT_EXPECT_EQ(test, ft_stop_works(), works + 1);
+	KUNIT_EXPECT_EQ(test, d.nr_balance_failed, 0);
+	KUNIT_EXPECT_EQ(test, ft_test_info(test, b).cpu, 0);
+	ft_shutdown();
+}
+
 static struct kunit_case balance_cases[] = {
 	KUNIT_CASE(tasks_spread_on_mc_4),
 	KUNIT_CASE(tasks_spread_on_smt_mc_8),
@@ -204,6 +274,7 @@ static struct kunit_case balance_cases[] = {
 	KUNIT_CASE(weighted_loads_balance_within_imbalance_pct),
 	KUNIT_CASE(newly_idle_cpu_pulls_waiting_task),
 	KUNIT_CASE(misfit_task_moves_to_big_cpu),
+	KUNIT_CASE(active_balance_starts_after_cache_nice_tries_failures),
 	{}
 };
 

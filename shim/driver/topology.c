@@ -138,6 +138,8 @@ int ft_cpu_domains(int cpu, struct ft_domain *out, int max)
 		d->min_interval = sd->min_interval;
 		d->max_interval = sd->max_interval;
 		d->span_weight = sd->span_weight;
+		d->nr_balance_failed = sd->nr_balance_failed;
+		d->balance_interval = sd->balance_interval;
 		do {
 			d->group_span[d->nr_groups] = cpumask_bits(sched_group_span(sg))[0];
 			d->group_capacity[d->nr_groups] = sg->sgc->capacity;
