@@ -267,6 +267,121 @@ static void active_balance_starts_after_cache_nice_tries_failures(struct kunit *
 	ft_shutdown();
 }
 
+/*
+ * Releases @n tasks pinned to CPU 0 to CPUs 0-1 and runs tick by tick
+ * until the first balance pass moves any; returns how many it moved and
+ * fills @moved with their ids. @load: each task's PELT load and CPU 0's
+ * and CPU 1's root load and capacity as read before that tick.
+ */
+struct pass {
+	int nr, ids[16];
+	unsigned long task_load[16], load[2], cap[2];
+};
+
+static void first_pass(struct kunit *test, const int *ids, int n, struct pass *ps)
+{
+	for (int i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 3), 0);
+	for (int t = 0; t < 200 && !ps->nr; t++) {
+		ft_u64 migrations = ft_event_count(FT_EV_MIGRATE);
+
+		for (int c = 0; c < 2; c++) {
+			struct ft_cfs_info cfs;
+
+			KUNIT_ASSERT_EQ(test, ft_cfs_info(c, FT_ROOT_GROUP, &cfs), 0);
+			ps->load[c] = cfs.load_avg;
+			ps->cap[c] = ft_cpu_capacity(c);
+		}
+		for (int i = 0; i < n; i++)
+			ps->task_load[i] = ft_test_info(test, ids[i]).load_avg;
+		ft_run_for(ft_tick_nsec());
+		for (int i = 0; i < n; i++)
+			if (ft_test_info(test, ids[i]).cpu == 1)
+				ps->ids[ps->nr++] = i;
+		KUNIT_ASSERT_EQ(test, ft_event_count(FT_EV_MIGRATE) - migrations, ps->nr);
+	}
+	KUNIT_ASSERT_GT_MSG(test, ps->nr, 0, "no task moved in 200 ticks");
+}
+
+/*
+ * Two CPUs sharing an LLC, five CPU-bound tasks pinned to CPU 0 for 20 ms
+ * (CPU 1 idle), then allowed on both. CPU 1 is idle and each CPU is a
+ * group of one: calculate_imbalance() asks for half the difference in
+ * tasks, (5 - 0) / 2 = 2 (migrate_task), and of the four waiting at most
+ * one ran within the migration cost. Expect the first pass to move
+ * exactly 2: detach_tasks() counts each task it detached off the
+ * imbalance and stops there, not when CPU 0 is down to one task.
+ */
+static void one_pass_moves_the_task_imbalance(struct kunit *test)
+{
+	struct pass ps = { 0 };
+	int ids[5];
+
+	ft_test_boot_topology(test, "mc-2");
+	for (int i = 0; i < 5; i++) {
+		ids[i] = ft_test_fork(test, 0, 0);
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 1), 0);
+	}
+	ft_run_for(20 * NSEC_PER_MSEC);
+	first_pass(test, ids, 5, &ps);
+	kunit_info(test, "first pass at %llu ms moved %d of 5 tasks (imbalance 2)",
+		   ft_now() / NSEC_PER_MSEC, ps.nr);
+	KUNIT_EXPECT_EQ(test, ps.nr, (5 - 0) / 2);
+	ft_shutdown();
+}
+
+/*
+ * Two CPUs sharing an LLC: X pinned to CPU 1, four tasks pinned to CPU 0,
+ * all CPU-bound, 200 ms (their PELT loads near their weight, 1024), then
+ * the four allowed on both. Both CPUs are busy: CPU 1's periodic pass
+ * moves load (migrate_load), imbalance = min((avg_0 - avg) * cap_0,
+ * (avg - avg_1) * cap_1) / 1024 with avg_i = load_i * 1024 / cap_i and
+ * avg the pair's, about (4 - 1) / 2 tasks' worth. Expect, from the loads
+ * read just before the pass, the load it moved to be at most that
+ * imbalance and what is left of it smaller than any task on CPU 0 (no
+ * task that still fitted was left): one task here, not two.
+ */
+static void one_pass_moves_at_most_the_load_imbalance(struct kunit *test)
+{
+	unsigned long avg0, avg1, avg, imb, moved = 0, smallest = ~0UL;
+	struct pass ps = { 0 };
+	int ids[4], x;
+
+	ft_test_boot_topology(test, "mc-2");
+	x = ft_test_fork(test, 0, 1);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(x, 2), 0);
+	for (int i = 0; i < 4; i++) {
+		ids[i] = ft_test_fork(test, 0, 0);
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 1), 0);
+	}
+	ft_run_for(200 * NSEC_PER_MSEC);
+	KUNIT_ASSERT_EQ(test, ft_curr(1), x);
+	first_pass(test, ids, 4, &ps);
+	avg0 = ps.load[0] * 1024 / ps.cap[0];
+	avg1 = ps.load[1] * 1024 / ps.cap[1];
+	avg = (ps.load[0] + ps.load[1]) * 1024 / (ps.cap[0] + ps.cap[1]);
+	KUNIT_ASSERT_TRUE(test, avg1 < avg && avg < avg0);
+	imb = (avg0 - avg) * ps.cap[0] < (avg - avg1) * ps.cap[1] ?
+	      (avg0 - avg) * ps.cap[0] / 1024 : (avg - avg1) * ps.cap[1] / 1024;
+	for (int i = 0; i < 4; i++) {
+		bool gone = false;
+
+		for (int j = 0; j < ps.nr; j++)
+			gone |= ps.ids[j] == i;
+		if (gone)
+			moved += ps.task_load[i];
+		else if (ps.task_load[i] < smallest)
+			smallest = ps.task_load[i];
+	}
+	kunit_info(test, "loads %lu / %lu: imbalance %lu; the pass moved %d task(s), load %lu",
+		   ps.load[0], ps.load[1], imb, ps.nr, moved);
+	KUNIT_EXPECT_LE(test, moved, imb);
+	if (moved <= imb)
+		KUNIT_EXPECT_LT(test, imb - moved, smallest);
+	KUNIT_EXPECT_EQ(test, ps.nr, 1);
+	ft_shutdown();
+}
+
 static struct kunit_case balance_cases[] = {
 	KUNIT_CASE(tasks_spread_on_mc_4),
 	KUNIT_CASE(tasks_spread_on_smt_mc_8),
@@ -275,6 +390,8 @@ static struct kunit_case balance_cases[] = {
 	KUNIT_CASE(newly_idle_cpu_pulls_waiting_task),
 	KUNIT_CASE(misfit_task_moves_to_big_cpu),
 	KUNIT_CASE(active_balance_starts_after_cache_nice_tries_failures),
+	KUNIT_CASE(one_pass_moves_the_task_imbalance),
+	KUNIT_CASE(one_pass_moves_at_most_the_load_imbalance),
 	{}
 };
 
