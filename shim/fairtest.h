@@ -68,6 +68,7 @@ struct ft_domain {
 	unsigned int min_interval, max_interval, span_weight;
 	/* the balancer's state: failed periodic attempts, current interval (ms) */
 	unsigned int nr_balance_failed, balance_interval;
+	ft_u64 last_balance;	/* jiffies of the last periodic pass */
 	int nr_groups;
 	ft_u64 group_span[FT_MAX_CPUS];	/* the CPU's own group first */
 	unsigned long group_capacity[FT_MAX_CPUS];

@@ -382,6 +382,102 @@ static void one_pass_moves_at_most_the_load_imbalance(struct kunit *test)
 	ft_shutdown();
 }
 
+/* msecs_to_jiffies() at this tree's HZ (TICK_NSEC ns per jiffy), rounded up. */
+static ft_u64 ms_to_jiffies(ft_u64 ms)
+{
+	return (ms * NSEC_PER_MSEC + ft_tick_nsec() - 1) / ft_tick_nsec();
+}
+
+/*
+ * get_sd_balance_interval(): the domain's balance_interval (ms), times its
+ * busy_factor on a busy CPU, in jiffies, one less when busy (so levels do
+ * not balance in step), at least 1 and at most max_load_balance_interval
+ * (HZ * (CPUs - 1) / 10 after the last CPU came up, HZ / 10 on one CPU).
+ */
+static ft_u64 expected_interval(const struct ft_domain *d, bool busy)
+{
+	ft_u64 hz = NSEC_PER_SEC / ft_tick_nsec();
+	ft_u64 max = hz * (ft_nr_cpus() > 1 ? ft_nr_cpus() - 1 : 1) / 10;
+	ft_u64 j = ms_to_jiffies((ft_u64)d->balance_interval * (busy ? d->busy_factor : 1));
+
+	if (busy)
+		j--;
+	return j < 1 ? 1 : j > max ? max : j;
+}
+
+/*
+ * Follows each domain level of @cpu tick by tick for @ms and checks every
+ * gap between two of its periodic passes (last_balance moving) against
+ * expected_interval() of the balance_interval the earlier pass left.
+ * Returns the number of gaps checked.
+ */
+static int check_pass_gaps(struct kunit *test, int cpu, bool busy, ft_u64 ms)
+{
+	struct ft_domain prev[8], d[8];
+	int n = ft_cpu_domains(cpu, prev, 8), gaps = 0;
+	bool seen[8] = { false };
+
+	KUNIT_ASSERT_GT(test, n, 0);
+	for (ft_u64 t = 0; t < ms * NSEC_PER_MSEC; t += ft_tick_nsec()) {
+		ft_run_for(ft_tick_nsec());
+		KUNIT_ASSERT_EQ(test, ft_cpu_domains(cpu, d, 8), n);
+		for (int l = 0; l < n; l++) {
+			if (d[l].last_balance == prev[l].last_balance)
+				continue;
+			if (seen[l]) {
+				KUNIT_EXPECT_EQ_MSG(test, d[l].last_balance - prev[l].last_balance,
+						    expected_interval(&prev[l], busy),
+						    "cpu %d %s: %s pass after %llu jiffies, balance_interval %u ms",
+						    cpu, d[l].name, busy ? "busy" : "idle",
+						    d[l].last_balance - prev[l].last_balance,
+						    prev[l].balance_interval);
+				gaps++;
+			}
+			seen[l] = true;
+			prev[l] = d[l];
+		}
+	}
+	return gaps;
+}
+
+/*
+ * Periodic balancing runs each level exactly as often as its interval
+ * says. 4 cores x 2 SMT threads, a CPU-bound task pinned to each CPU (all
+ * busy, nothing to move: each pass doubles balance_interval up to
+ * max_interval), 2 s: on CPU 0, the first CPU of every group and so the
+ * one that balances each level, expect every gap between two passes of a
+ * level to be get_sd_balance_interval() of its busy interval, exactly.
+ * Then four CPUs sharing an LLC, one task pinned to CPU 0, CPUs 1-3 idle
+ * and ticking (not where idle CPUs stop their tick): expect CPU 1's gaps
+ * to be its idle interval, exactly. These intervals are what the
+ * spreading bounds below are made of.
+ */
+static void passes_follow_the_domain_intervals(struct kunit *test)
+{
+	int gaps;
+
+	ft_test_boot_topology(test, "smt-mc-8");
+	for (int cpu = 0; cpu < 8; cpu++)
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ft_test_fork(test, 0, cpu), 1ULL << cpu), 0);
+	ft_run_for(20 * NSEC_PER_MSEC);
+	gaps = check_pass_gaps(test, 0, true, 2000);
+	kunit_info(test, "smt-mc-8, busy cpu 0: %d gaps checked", gaps);
+	KUNIT_EXPECT_GE(test, gaps, 10);
+	ft_shutdown();
+
+	ft_test_boot_topology(test, "mc-4");
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ft_test_fork(test, 0, 0), 1), 0);
+	ft_run_for(20 * NSEC_PER_MSEC);
+	if (ft_tick_stopped(1)) {
+		kunit_info(test, "mc-4: idle CPUs stop their tick here; idle gaps not checked");
+		return;
+	}
+	gaps = check_pass_gaps(test, 1, false, 500);
+	kunit_info(test, "mc-4, idle cpu 1: %d gaps checked", gaps);
+	KUNIT_EXPECT_GE(test, gaps, 10);
+	ft_shutdown();
+}
+
 static struct kunit_case balance_cases[] = {
 	KUNIT_CASE(tasks_spread_on_mc_4),
 	KUNIT_CASE(tasks_spread_on_smt_mc_8),
@@ -392,6 +488,7 @@ static struct kunit_case balance_cases[] = {
 	KUNIT_CASE(active_balance_starts_after_cache_nice_tries_failures),
 	KUNIT_CASE(one_pass_moves_the_task_imbalance),
 	KUNIT_CASE(one_pass_moves_at_most_the_load_imbalance),
+	KUNIT_CASE(passes_follow_the_domain_intervals),
 	{}
 };
 

@@ -151,6 +151,7 @@ int ft_cpu_domains(int cpu, struct ft_domain *out, int max)
 		d->span_weight = sd->span_weight;
 		d->nr_balance_failed = sd->nr_balance_failed;
 		d->balance_interval = sd->balance_interval;
+		d->last_balance = sd->last_balance;
 		do {
 			d->group_span[d->nr_groups] = cpumask_bits(sched_group_span(sg))[0];
 			d->group_capacity[d->nr_groups] = sg->sgc->capacity;
