@@ -164,6 +164,10 @@ has 'extern void resched_curr_lazy\(struct rq \*rq\);' "$sched_h" && echo "#defi
 has 'DECLARE_PER_CPU\(struct sched_domain_shared __rcu \*, sd_balance_shared\);' "$sched_h" &&
 	echo "#define FT_HAVE_SD_BALANCE_SHARED	1"
 grep -q 'const_pcpu_hot' "$1/arch/x86/include/asm/current.h" && echo "#define FT_HAVE_PCPU_HOT	1"
+# 7.3: a CPU's sd_llc_id is allocated once by topology.c's domain build,
+# from -1 (unset), and kept while set: cpus_share_cache() compares it.
+grep -q '__sched_domains_alloc_llc_id' "$1/kernel/sched/topology.c" 2>/dev/null &&
+	echo "#define FT_HAVE_LLC_ID_ALLOC	1"
 
 # topology.c (7.3) claims a sched_domain_shared for the asym-capacity
 # domain and then, unconditionally, for the topmost LLC one: where they are

@@ -66,6 +66,9 @@ struct ft_domain {
 	unsigned int flags;	/* SD_* bits, named by ft_sd_flag_name() */
 	unsigned int imbalance_pct, cache_nice_tries, busy_factor;
 	unsigned int min_interval, max_interval, span_weight;
+	/* the balancer's state: failed periodic attempts, current interval (ms) */
+	unsigned int nr_balance_failed, balance_interval;
+	ft_u64 last_balance;	/* jiffies of the last periodic pass */
 	int nr_groups;
 	ft_u64 group_span[FT_MAX_CPUS];	/* the CPU's own group first */
 	unsigned long group_capacity[FT_MAX_CPUS];
@@ -94,6 +97,8 @@ int ft_task_set_affinity(int id, ft_u64 mask);
 ft_u64 ft_task_affinity(int id);
 /* A running task wakes a sleeping one from its CPU (WF_SYNC if @sync). */
 int ft_task_wake_by(int id, int waker, bool sync);
+/* An interrupt on @cpu wakes @id: that CPU's current task (idle or not) wakes it. */
+int ft_task_wake_on(int id, int cpu);
 ft_u64 ft_stop_works(void);	/* CPU stopper works queued since boot */
 /*
  * Delay of an IPI from send to delivery, 1 us: the idle balancer's kick

@@ -5,8 +5,11 @@
  * new-idle and active balancing, and sched_setaffinity() moving a task
  * off a CPU it may no longer use (through the stopper when it runs
  * there). The driver checks every enqueue and every set_task_cpu()
- * against the mask, always, so any placement outside it fails the case
- * that caused it; the cases here make every path happen.
+ * against the mask, always, and fair.c's own answer to select_task_rq()
+ * before core.c's fallback could replace it (only the task's previous CPU,
+ * left behind by an affinity change, may come back outside the mask), so
+ * any placement outside it fails the case that caused it; the cases here
+ * make every path happen.
  */
 #include "harness.h"
 
@@ -103,10 +106,41 @@ static void pinned_tasks_stay_put(struct kunit *test)
 	KUNIT_EXPECT_GT(test, ft_balance_runs(1), 0);
 }
 
+/*
+ * Four CPUs sharing an LLC, hogs pinned to CPUs 0 and 1, a sleeper last
+ * on CPU 0 and allowed on CPUs 0, 1 and 3; it wakes on CPU 0. prev is
+ * busy, so select_idle_cpu() scans the LLC from CPU 1 on: CPU 2 is idle
+ * but not allowed. Expect fair.c itself to choose CPU 3 (the driver
+ * fails the case if it answers CPU 2, before any fallback), running.
+ */
+static void wakeup_scan_skips_idle_cpus_outside_the_mask(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	int s;
+
+	ft_test_boot_topology(test, "mc-4");
+	ft_test_features(test, "!SIS_UTIL", NULL);
+	for (int cpu = 0; cpu < 2; cpu++)
+		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ft_test_fork(test, 0, cpu), 1ULL << cpu), 0);
+	attr.run_ns = NSEC_PER_MSEC;
+	attr.sleep_ns = 100 * NSEC_PER_SEC;
+	attr.cpus = 1;
+	s = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT(test, s, 0);
+	ft_run_for(20 * NSEC_PER_MSEC);
+	KUNIT_ASSERT_TRUE(test, ft_test_info(test, s).sleeping);
+	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(s, 0xbULL), 0);
+	KUNIT_ASSERT_EQ(test, ft_curr(2), 0);
+	KUNIT_ASSERT_EQ(test, ft_task_wake(s), 0);
+	KUNIT_EXPECT_EQ(test, ft_test_info(test, s).cpu, 3);
+	KUNIT_EXPECT_EQ(test, ft_curr(3), s);
+}
+
 static struct kunit_case affinity_cases[] = {
 	KUNIT_CASE(running_task_leaves_disallowed_cpu),
 	KUNIT_CASE(random_masks_are_never_violated),
 	KUNIT_CASE(pinned_tasks_stay_put),
+	KUNIT_CASE(wakeup_scan_skips_idle_cpus_outside_the_mask),
 	{}
 };
 

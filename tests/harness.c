@@ -289,3 +289,27 @@ struct ft_task_info ft_test_info(struct kunit *test, int id)
 	KUNIT_ASSERT_EQ_MSG(test, ft_task_info(id, &info), 0, "no task %d", id);
 	return info;
 }
+
+/*
+ * How long tasks started on @cpu may take to spread over the machine,
+ * from its domains: level by level (a task crosses the upper ones before
+ * the lower ones can spread it), each pass at most max_interval apart
+ * (msecs_to_jiffies(), whole ticks); per level, ceil(log2(groups)) passes
+ * that each halve the imbalance between groups, plus cache_nice_tries + 1
+ * that may fail while the waiting tasks are cache hot; one tick to notice.
+ */
+ft_u64 ft_spread_bound_ns(int cpu)
+{
+	struct ft_domain d[8];
+	int n = ft_cpu_domains(cpu, d, 8);
+	ft_u64 tick = ft_tick_nsec(), bound = tick;
+
+	for (int l = 0; l < n; l++) {
+		ft_u64 ms = d[l].max_interval, passes = d[l].cache_nice_tries + 1;
+
+		for (int g = 1; g < d[l].nr_groups; g *= 2)
+			passes++;
+		bound += passes * ((ms * NSEC_PER_MSEC + tick - 1) / tick) * tick;
+	}
+	return bound;
+}

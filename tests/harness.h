@@ -41,6 +41,12 @@ void ft_domain_dump(int cpu, char *buf, size_t size);
 /* A recorded fault as one line: "WARN at file:line: msg", "invariant broken: ...". */
 void ft_fault_describe(const struct ft_fault *f, char *buf, size_t size);
 
+/*
+ * The time tasks started on @cpu may take to spread over the machine,
+ * derived from its domains' intervals (tests/harness.c says how).
+ */
+ft_u64 ft_spread_bound_ns(int cpu);
+
 int ft_test_fork(struct kunit *test, int nice, int cpu);
 struct ft_task_info ft_test_info(struct kunit *test, int id);
 

@@ -98,29 +98,46 @@ static void balanced_machine_has_no_unreasonable_idle(struct kunit *test)
 /*
  * Eight CPU-bound tasks pinned to CPU 0 of 4 cores x 2 SMT threads, then
  * allowed everywhere, 500 ms. While they spread, CPUs sit idle beside
- * waiting tasks: expect the detector to count such intervals, and the
- * longest to stay within fair_balance's convergence bound for this
- * machine (7 tasks x 4 attempts x 16 ms + a tick). The counts are printed:
- * they are the series' table for this start.
+ * waiting tasks, each interval open from the release until the CPU gets
+ * its first task (none goes idle again here once it has one). The test
+ * counts for itself the CPUs still idle just past 2.5, 3 and 4 ms: each
+ * is an interval longer than that edge. Expect the detector's table, the
+ * series' table for this start, to be exactly those counts (all buckets,
+ * the 3-4 ms and > 4 ms ones, the > 4 ms one), and the longest interval
+ * within ft_spread_bound_ns() of the machine (fair_balance's bound).
  */
 static void spreading_start_is_reported(struct kunit *test)
 {
-	ft_u64 bound = 7 * 4 * 16 * NSEC_PER_MSEC + ft_tick_nsec();
+	static const ft_u64 edge_us[] = { 2500, 3000, 4000 };
 	struct ft_idle_stats st;
-	int ids[8];
+	int ids[8], idle[3] = { 0 };
+	ft_u64 bound, t0;
 
 	ft_test_boot_topology(test, "smt-mc-8");
+	bound = ft_spread_bound_ns(0);
 	for (int i = 0; i < 8; i++) {
 		ids[i] = ft_test_fork(test, 0, 0);
 		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 1), 0);
 	}
 	for (int i = 0; i < 8; i++)
 		KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], ~0ULL), 0);
-	ft_run_for(500 * NSEC_PER_MSEC);
+	t0 = ft_now();
+	for (int k = 0; k < 3; k++) {
+		ft_run_for(t0 + edge_us[k] * NSEC_PER_USEC + 1 - ft_now());
+		for (int cpu = 0; cpu < 8; cpu++)
+			idle[k] += ft_curr(cpu) == 0;
+	}
+	ft_run_for(t0 + 500 * NSEC_PER_MSEC - ft_now());
 	st = stats(test, -1);
 	kunit_info(test, "unreasonable idle: 2.5-3 ms %llu, 3-4 ms %llu, >4 ms %llu; longest %llu us",
 		   st.count[0], st.count[1], st.count[2], st.longest_ns / NSEC_PER_USEC);
-	KUNIT_EXPECT_GT(test, st.count[0] + st.count[1] + st.count[2], 0);
+	kunit_info(test, "idle CPUs seen past 2.5 / 3 / 4 ms: %d / %d / %d; bound %llu ms",
+		   idle[0], idle[1], idle[2], bound / NSEC_PER_MSEC);
+	KUNIT_EXPECT_GT(test, idle[0], 0);
+	KUNIT_EXPECT_EQ(test, st.count[0] + st.count[1] + st.count[2], idle[0]);
+	KUNIT_EXPECT_EQ(test, st.count[1] + st.count[2], idle[1]);
+	KUNIT_EXPECT_EQ(test, st.count[2], idle[2]);
+	KUNIT_EXPECT_GT(test, st.longest_ns, 4 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_LE(test, st.longest_ns, bound);
 }
 

@@ -202,11 +202,82 @@ static void remote_wakeup_preempts_one_ipi_later(struct kunit *test)
 	ft_shutdown();
 }
 
+/*
+ * wake_affine_idle()'s choice between the waker's CPU (this) and the
+ * wakee's previous CPU (prev), case by case; each setup makes
+ * select_idle_sibling() return the chosen CPU itself (it is idle) or scan
+ * only the chosen LLC, so the CPU the wakee lands on names the choice:
+ *  - an interrupt on idle CPU 3 (the idle task wakes), prev 1 idle, one
+ *    LLC: prev is kept (no migration for an interrupt);
+ *  - the same with prev 0 busy: this CPU, idle and cache affine, wins;
+ *  - an interrupt on idle CPU 3 of package 0, prev 9 idle in package 1:
+ *    no cache shared, prev is idle: prev;
+ *  - W running alone on CPU 0 wakes with WF_SYNC, prev 9 idle: the waker's
+ *    CPU (it is about to sleep), then an idle CPU of its LLC;
+ *  - the same with a second task queued behind W: the sync rule does not
+ *    apply (W's CPU stays busy), prev is idle: prev;
+ *  - W alone on CPU 0 wakes without WF_SYNC, prev 9 idle: prev.
+ * Expect each wake-up on the CPU given (-1: any of package 0 but CPU 0),
+ * running. SIS_UTIL is off (see sync_wakeup_follows_wake_affine).
+ */
+static void wake_affine_idle_chooses_by_idle_state_and_sync(struct kunit *test)
+{
+	enum { IRQ, ALONE, QUEUED };
+	static const struct {
+		const char *topo;
+		int prev, waker_cpu, waker, expect;
+		bool prev_busy, sync;
+	} tab[] = {
+		{ "mc-4", 1, 3, IRQ, 1, false, false },
+		{ "mc-4", 0, 3, IRQ, 3, true, false },
+		{ "two-pkg-16", 9, 3, IRQ, 9, false, false },
+		{ "two-pkg-16", 9, 0, ALONE, -1, false, true },
+		{ "two-pkg-16", 9, 0, QUEUED, 9, false, true },
+		{ "two-pkg-16", 9, 0, ALONE, 9, false, false },
+	};
+
+	for (unsigned int i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		int s, w = 0, cpu;
+
+		ft_test_boot_topology(test, tab[i].topo);
+		ft_test_features(test, "WA_IDLE", "!SIS_UTIL", NULL);
+		if (tab[i].prev_busy)
+			hog_on(test, tab[i].prev);
+		if (tab[i].waker != IRQ)
+			w = hog_on(test, tab[i].waker_cpu);
+		if (tab[i].waker == QUEUED)
+			hog_on(test, tab[i].waker_cpu);
+		s = sleeper_on(test, tab[i].prev);
+		let_sleep_then_free(test, s, tab[i].prev);
+		if (tab[i].waker == IRQ) {
+			KUNIT_ASSERT_EQ(test, ft_curr(tab[i].waker_cpu), 0);
+			KUNIT_ASSERT_EQ(test, ft_task_wake_on(s, tab[i].waker_cpu), 0);
+		} else {
+			while (ft_curr(tab[i].waker_cpu) != w)
+				ft_run_for(ft_tick_nsec());
+			KUNIT_ASSERT_EQ(test, ft_task_wake_by(s, w, tab[i].sync), 0);
+		}
+		cpu = ft_test_info(test, s).cpu;
+		kunit_info(test, "%s: prev %d %s, waker %s on cpu %d, %ssync: cpu %d", tab[i].topo,
+			   tab[i].prev, tab[i].prev_busy ? "busy" : "idle",
+			   tab[i].waker == IRQ ? "an interrupt" :
+			   tab[i].waker == ALONE ? "a task alone" : "a task with one queued",
+			   tab[i].waker_cpu, tab[i].sync ? "" : "non-", cpu);
+		if (tab[i].expect < 0)
+			KUNIT_EXPECT_TRUE_MSG(test, cpu > 0 && cpu < 8, "row %u: cpu %d", i, cpu);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, cpu, tab[i].expect, "row %u", i);
+		KUNIT_EXPECT_EQ(test, ft_curr(cpu), s);
+		ft_shutdown();
+	}
+}
+
 static struct kunit_case placement_cases[] = {
 	KUNIT_CASE(wakeup_leaves_busy_prev_for_idle_llc_cpu),
 	KUNIT_CASE(wakeup_leaves_busy_prev_without_sis_util),
 	KUNIT_CASE(idle_prev_cpu_is_kept),
 	KUNIT_CASE(sync_wakeup_follows_wake_affine),
+	KUNIT_CASE(wake_affine_idle_chooses_by_idle_state_and_sync),
 	KUNIT_CASE(forks_fill_cores_before_smt_siblings),
 	KUNIT_CASE(remote_wakeup_preempts_one_ipi_later),
 	{}

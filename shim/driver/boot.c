@@ -236,6 +236,15 @@ int ft_boot(int nr_cpus)
 		ft_m.next_tick[cpu] = TICK_NSEC;
 	}
 	init_sched_fair_class();
+	/*
+	 * sched_cpu_starting() of each secondary CPU calls update_max_interval()
+	 * before that CPU is marked online: once all are up, the longest
+	 * balance interval is HZ * (CPUs - 1) / 10 jiffies (HZ / 10, the
+	 * static value, on one CPU). fair.c keeps it across our boots.
+	 */
+	atomic_set(&__num_online_cpus, nr_cpus > 1 ? nr_cpus - 1 : 1);
+	update_max_interval();
+	atomic_set(&__num_online_cpus, nr_cpus);
 	ft_m.booted = true;
 	/* Every CPU starts in the idle loop (nohz: with its tick stopped). */
 	for (int cpu = 0; cpu < nr_cpus; cpu++)

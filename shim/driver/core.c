@@ -239,10 +239,25 @@ int available_idle_cpu(int cpu)
 }
 #endif
 
+/*
+ * core.c's select_task_rq(). Its fallback replaces a CPU the task may not
+ * use, silently; fair.c's own choice is checked here, before it does: the
+ * only disallowed CPU fair.c may answer is @cpu, the task's previous one,
+ * which select_idle_sibling() and the slow path hand back unchecked when
+ * an affinity change left it behind (the fallback's case). Any other CPU
+ * outside the mask is fair.c placing the task where it may not run.
+ */
 int ft_select_task_rq(struct task_struct *p, int cpu, int *wake_flags)
 {
 	if (p->nr_cpus_allowed > 1) {
-		cpu = p->sched_class->select_task_rq(p, cpu, *wake_flags);
+		int prev = cpu;
+
+		cpu = p->sched_class->select_task_rq(p, prev, *wake_flags);
+		if (cpu != prev && (cpu < 0 || cpu >= nr_cpu_ids ||
+				    !cpumask_test_cpu(cpu, p->cpus_ptr)))
+			ft_fault_here("affinity violated", __builtin_return_address(0),
+				      "select_task_rq_fair() chose cpu %d for task %d, outside its mask %#lx (prev cpu %d)",
+				      cpu, p->pid, cpumask_bits(p->cpus_ptr)[0], prev);
 #ifdef FT_HAVE_RQ_SELECTED
 		*wake_flags |= WF_RQ_SELECTED;
 #endif

@@ -233,6 +233,14 @@ int ft_task_wake_by(int id, int waker, bool sync)
 	return ttwu(id, task_cpu(w), sync ? WF_SYNC : 0);
 }
 
+/* A device interrupt on @cpu: what runs there, the idle task too, wakes @id. */
+int ft_task_wake_on(int id, int cpu)
+{
+	if (cpu < 0 || cpu >= ft_m.nr_cpus)
+		return -EINVAL;
+	return ttwu(id, cpu, 0);
+}
+
 /*
  * sched_ttwu_pending(): wake-ups queued for a CPU are all activated before
  * it next schedules, so each sees the others already enqueued.

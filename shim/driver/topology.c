@@ -88,6 +88,17 @@ int ft_boot_topology(const struct ft_topology *topo)
 		rq_attach_root(rq, &def_root_domain);
 	}
 
+#ifdef FT_HAVE_LLC_ID_ALLOC
+	/*
+	 * ft_boot() gave each CPU an LLC id of its own, as for a CPU without
+	 * domains; this topology.c allocates the ids itself and keeps one
+	 * already set, so it would leave every CPU alone in its LLC for
+	 * cpus_share_cache(): unset them, as the kernel's static value is.
+	 */
+	for (int cpu = 0; cpu < topo->nr_cpus; cpu++)
+		per_cpu(sd_llc_id, cpu) = -1;
+#endif
+
 	/* sched_init_smp() */
 	ft_switch_cpu(0);
 	mutex_lock(&sched_domains_mutex);
@@ -138,6 +149,9 @@ int ft_cpu_domains(int cpu, struct ft_domain *out, int max)
 		d->min_interval = sd->min_interval;
 		d->max_interval = sd->max_interval;
 		d->span_weight = sd->span_weight;
+		d->nr_balance_failed = sd->nr_balance_failed;
+		d->balance_interval = sd->balance_interval;
+		d->last_balance = sd->last_balance;
 		do {
 			d->group_span[d->nr_groups] = cpumask_bits(sched_group_span(sg))[0];
 			d->group_capacity[d->nr_groups] = sg->sgc->capacity;
