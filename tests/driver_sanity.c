@@ -123,19 +123,28 @@ static void exec_time_sums_to_busy_time_per_cpu(struct kunit *test)
 }
 
 /*
- * Two CPU-bound tasks on one CPU, ticking. Expect both to run (the tick
- * preempts at the end of a slice) and switches to be counted.
+ * Two CPU-bound nice-0 tasks on one CPU for 100 ms, ticking. With the
+ * base slice within a tick, each tick finds curr past its deadline
+ * (update_deadline() asks for a resched) and the other task, owed, is
+ * picked: a switch every tick. Expect exactly 1 + 100 ms / tick switches
+ * (the first from idle) and each task's run time within a tick of half.
  */
 static void tick_preempts_between_two_tasks(struct kunit *test)
 {
+	const ft_u64 span = 100 * NSEC_PER_MSEC, tick = ft_tick_nsec();
 	int a = ft_test_fork(test, 0, 0);
 	int b = ft_test_fork(test, 0, 0);
 
-	ft_run_for(100 * NSEC_PER_MSEC);
-	KUNIT_EXPECT_GT(test, ft_test_info(test, a).exec_ns, 0);
-	KUNIT_EXPECT_GT(test, ft_test_info(test, b).exec_ns, 0);
-	KUNIT_EXPECT_GT(test, ft_test_info(test, a).nr_switches_in, 1);
-	KUNIT_EXPECT_GT(test, ft_cpu_nr_switches(0), 4);
+	KUNIT_ASSERT_LE_MSG(test, ft_base_slice(), tick, "the count below needs a slice within a tick");
+	ft_run_for(span);
+	KUNIT_EXPECT_EQ(test, ft_cpu_nr_switches(0), 1 + span / tick);
+	KUNIT_EXPECT_EQ(test, ft_test_info(test, a).exec_ns + ft_test_info(test, b).exec_ns, span);
+	for (int i = 0; i < 2; i++) {
+		ft_u64 exec = ft_test_info(test, i ? b : a).exec_ns;
+
+		KUNIT_EXPECT_TRUE_MSG(test, exec + tick >= span / 2 && exec <= span / 2 + tick,
+				      "task %d ran %llu ns of %llu", i ? b : a, exec, span);
+	}
 }
 
 /*
