@@ -14,6 +14,7 @@ TIMEOUT	?= 60
 FAULTS	?=
 P	?= 0.05
 SERIES	?=
+MUTANTS	?=
 COVERAGE ?= 1
 # make sim (the workload simulator, sim/)
 WORKLOAD ?=
@@ -82,7 +83,7 @@ test:
 # Each deliberate bug of fixtures/mutants applied alone; the table of which
 # cases catch it. Fails below 90% caught.
 mutate:
-	$(call with_tree,$(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
+	$(call with_tree,MUTANTS='$(MUTANTS)' $(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
 
 # Fault injection and memory/UB checking: tests/fault, tests/memcheck.
 # A variant is built in $$obj/<variant> from the same prepared tree.
@@ -228,6 +229,8 @@ help:
 	@echo '  SERIES=s    for gate: a dir of *.patch (name order), an mbox (git format-patch,'
 	@echo '              b4), or a revision range A..B when KSRC is a git checkout'
 	@echo '  COVERAGE=0  gate without coverage (faster); default 1'
+	@echo '  MUTANTS=g   make mutate: only the mutants whose names match the glob(s)'
+	@echo '              (the 90% floor then applies to those)'
 	@echo '  FAIRTEST_CACHE=dir  where the default tree is unpacked'
 	@echo '  FAULTS=a,b  make fault: these failure points only (a trailing * matches a prefix);'
 	@echo '              default all of:'

@@ -44,8 +44,10 @@ $(B)/u/tests/%.o: UOPT = -Og
 PCPU_CURRENT = $(if $(findstring FT_HAVE_PCPU_HOT,$(file < $(OBJ)/gen/probes_tree.h)),pcpu_hot,current_task)
 # -z now: libc's symbols are bound once, in the runner, not again in the
 # child of every case.
+# The rbtree's rebalancing calls go through shim/driver/rbwatch.c, which
+# sees each rotation fair.c's callbacks make.
 LDFLAGS	= -no-pie -Wl,-z,now -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_$(PCPU_CURRENT)=$(PCPU_CURRENT) \
-	  $(VARIANT_CFLAGS)
+	  -Wl,--wrap=__rb_insert_augmented,--wrap=__rb_erase_color $(VARIANT_CFLAGS)
 LDLIBS	= -lcmocka -lfiu
 
 # The tree's own code: fair.c (through the bridge), pelt.c, topology.c

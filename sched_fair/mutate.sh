@@ -8,7 +8,7 @@
 # mutant, verdict, the cases that caught it. Exits non-zero if the base
 # tree fails, a mutant does not compile, or fewer than 90% are caught.
 #
-# usage: mutate.sh OBJ KSRC PROFILE [fairtest args...]
+# usage: [MUTANTS='glob...'] mutate.sh OBJ KSRC PROFILE [fairtest args...]
 set -u
 obj=$1 ksrc=$2 profile=$3
 shift 3
@@ -23,6 +23,18 @@ apply=$top/sched_fair/mutant_apply.py
 rm -rf "$work"
 mkdir -p "$work"
 names=$(python3 "$apply" --list "$top"/fixtures/mutants/*.mutants) || exit 1
+if [ -n "${MUTANTS:-}" ]; then
+	picked=
+	set -f	# the globs match mutant names, not files
+	for name in $names; do
+		for g in $MUTANTS; do
+			case $name in $g) picked="$picked $name"; break ;; esac
+		done
+	done
+	set +f
+	[ -n "$picked" ] || { echo "fairtest: MUTANTS='$MUTANTS' matches no mutant of fixtures/mutants" >&2; exit 1; }
+	names=$picked
+fi
 
 caught=0 applicable=0 broken=0
 printf '%-32s %-9s %s\n' MUTANT VERDICT 'CAUGHT BY'

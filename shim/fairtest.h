@@ -249,6 +249,14 @@ void ft_fault_reset(void);
  * is a fault ("invariant broken"). This counts the checks made since boot.
  */
 ft_u64 ft_invariant_checks(void);
+/* Tree nodes whose min_slice the checker held to the exact subtree minimum. */
+ft_u64 ft_min_slice_exact_checks(void);
+/*
+ * Whether a node of the cfs_rq's tree may hold a stale min_slice by the
+ * min_slice_rotation finding (a rotation or an erase's copy below it);
+ * false on trees without the finding.
+ */
+bool ft_cfs_min_slice_excused(int cpu, int group);
 
 /* Counted no-op seams: how often fair.c called a seam we do nothing in. */
 unsigned long ft_seam_hits(const char *symbol);

@@ -132,8 +132,57 @@ static void sums_match_brute_force_after_every_operation(struct kunit *test)
 	}
 }
 
+/*
+ * V is floor(sum / W) over the queue, curr included: the left bias that
+ * keeps an entity at V eligible. The sum is taken against zero_vruntime,
+ * which each avg_vruntime() moves to V, so it is negative only when an
+ * entity has been put left of V since; there C's division, which
+ * truncates towards zero, gives one more than the floor. CPU 0: A (nice
+ * 0) runs past B (nice 1) until B, waiting, is owed; B is requeued (the
+ * renice path: dequeue, enqueue), so placement puts it left of V after
+ * the last avg_vruntime(). Expect the sum below zero and no multiple of W
+ * (else the rounding cannot show), and avg_vruntime() to return the exact
+ * floor of the weighted average.
+ */
+static void v_is_the_floor_of_a_negative_sum(struct kunit *test)
+{
+	struct ft_entity ents[MAX_ENTITIES];
+	struct ft_cfs_info cfs;
+	__int128 sum = 0, load = 0;
+	ft_s64 want, have;
+	int a, b, n;
+
+	ft_test_features(test, "PLACE_LAG", NULL);
+	a = ft_test_fork(test, 0, 0);
+	b = ft_test_fork(test, 1, 0);
+	for (int step = 0; step < 200; step++) {
+		ft_run_for(100 * NSEC_PER_USEC);
+		if (ft_curr(0) == a && ft_test_exact_v(test, 0, FT_ROOT_GROUP) -
+				       ft_test_info(test, b).vruntime > 100 * (ft_s64)NSEC_PER_USEC)
+			break;
+	}
+	KUNIT_ASSERT_EQ_MSG(test, ft_curr(0), a, "B is never owed 100 us while A runs");
+	KUNIT_ASSERT_EQ(test, ft_task_set_nice(b, 1), 0);
+
+	KUNIT_ASSERT_EQ(test, ft_cfs_info(0, FT_ROOT_GROUP, &cfs), 0);
+	n = ft_test_entities(test, 0, FT_ROOT_GROUP, ents);
+	KUNIT_ASSERT_EQ(test, n, 2);
+	for (int i = 0; i < n; i++) {
+		sum += (__int128)ents[i].avg_weight * (ents[i].vruntime - cfs.zero_vruntime);
+		load += ents[i].avg_weight;
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, sum < 0 && sum % load,
+			      "sum %lld over weight %lld: the rounding cannot show",
+			      (long long)sum, (long long)load);
+	want = ft_exact_v(ents, n);
+	have = ft_cfs_avg_vruntime(0, FT_ROOT_GROUP);
+	KUNIT_EXPECT_EQ_MSG(test, have, want, "sum %lld over weight %lld, zero_vruntime %lld",
+			    (long long)sum, (long long)load, cfs.zero_vruntime);
+}
+
 static struct kunit_case avg_cases[] = {
 	KUNIT_CASE(sums_match_brute_force_after_every_operation),
+	KUNIT_CASE(v_is_the_floor_of_a_negative_sum),
 	{}
 };
 

@@ -308,19 +308,24 @@ static const struct ft_entity *find_entity(const struct ft_entity *ents, int n, 
 
 /*
  * A root task R and a group G (two tasks) on one CPU run 7 ms; then, at a
- * moment R is curr and so G's entity waits queued, G's shares go from
- * 1024 to 3072: update_cfs_group() reweights a queued entity (the on-rq
- * branch of reweight_entity(); with a flat pick, G's tasks' h_load).
+ * moment R is curr and so G's entity waits queued, R runs on until G's
+ * entity is owed at least 200 us (at a switch their vruntimes meet, and a
+ * lag of 0 is kept by any reweight, right or wrong), and G's shares go
+ * from 1024 to 3072: update_cfs_group() reweights a queued entity (the
+ * on-rq branch of reweight_entity(); with a flat pick, G's tasks' h_load).
  * Expect V unchanged (within 2 ns) and, for every waiting entity whose
  * weight changed, w * lag unchanged (within its new weight times 2 ns,
  * the rounding of one division each way); where groups have entities in
- * the tree, G's to be one of them.
+ * the tree, G's to be one of them; with a flat pick, none yet (each takes
+ * its new weight at its next pick).
  */
 static void queued_group_reweight_keeps_v_and_weighted_lag(struct kunit *test)
 {
 	struct ft_entity before[FT_MAX_ENTITIES], after[FT_MAX_ENTITIES];
+	const ft_s64 owed = 200 * NSEC_PER_USEC;
+	const struct ft_entity *ge = NULL;
 	int r, g, nb, na, changed = 0;
-	ft_s64 v, v2;
+	ft_s64 v = 0, v2;
 
 	ft_test_features(test, "PLACE_LAG", NULL);
 	g = ft_group_create(FT_ROOT_GROUP);
@@ -331,10 +336,20 @@ static void queued_group_reweight_keeps_v_and_weighted_lag(struct kunit *test)
 	ft_run_for(7 * NSEC_PER_MSEC);
 	for (int step = 0; step < 100 && ft_curr(0) != r; step++)
 		ft_run_for(100 * NSEC_PER_USEC);
-	KUNIT_ASSERT_EQ(test, ft_curr(0), r);
-
-	v = ft_test_exact_v(test, 0, FT_ROOT_GROUP);
-	nb = ft_test_entities(test, 0, FT_ROOT_GROUP, before);
+	for (int step = 0; step < 100; step++) {	/* R runs on; G's entity is owed more */
+		KUNIT_ASSERT_EQ(test, ft_curr(0), r);
+		v = ft_test_exact_v(test, 0, FT_ROOT_GROUP);
+		nb = ft_test_entities(test, 0, FT_ROOT_GROUP, before);
+		ge = find_entity(before, nb, 0, g);	/* none with a flat pick */
+		if (!ge || v - ge->vruntime >= owed)
+			break;
+		ft_run_for(50 * NSEC_PER_USEC);
+	}
+	if (ft_tree_lacks("flat_pick")) {
+		KUNIT_ASSERT_NOT_NULL(test, ge);
+		KUNIT_ASSERT_GE_MSG(test, v - ge->vruntime, owed,
+				    "G's entity is owed too little to tell a reweight's error");
+	}
 	KUNIT_ASSERT_EQ(test, ft_group_set_shares(g, 3072), 0);
 	v2 = ft_test_exact_v(test, 0, FT_ROOT_GROUP);
 	na = ft_test_entities(test, 0, FT_ROOT_GROUP, after);
@@ -361,6 +376,8 @@ static void queued_group_reweight_keeps_v_and_weighted_lag(struct kunit *test)
 	/* Flat (7.3): G's tasks take their new h_load at their next pick. */
 	if (ft_tree_lacks("flat_pick"))
 		KUNIT_EXPECT_GE(test, changed, 1);
+	else
+		KUNIT_EXPECT_EQ(test, changed, 0);
 }
 
 /*

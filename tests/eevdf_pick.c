@@ -146,10 +146,47 @@ static void min_vruntime_augment_and_left_biased_v(struct kunit *test)
 	}
 }
 
+/*
+ * min_slice is checked exactly wherever the tree's callbacks cannot have
+ * left it stale (on a tree with the min_slice_rotation finding, any node
+ * with no rotation or successor copy below it). One CPU: A runs; B (3 ms
+ * slice) and then C (0.5 ms slice, nice 19, so its deadline is the later)
+ * are forked: B is the root, C its right child, and a tree of two never
+ * rotates. Expect cfs_rq_min_slice() to be C's 0.5 ms, no node excused,
+ * and the checker to have held min_slice exact at some node.
+ */
+static void min_slice_is_exact_in_a_tree_that_never_rotated(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	struct ft_entity ents[FT_MAX_ENTITIES];
+	ft_u64 exact = ft_min_slice_exact_checks();
+	int a, b, c, n;
+
+	ft_test_features(test, "RUN_TO_PARITY", "!PREEMPT_SHORT", NULL);
+	a = ft_test_fork(test, 0, 0);
+	attr.slice_ns = 3 * NSEC_PER_MSEC;
+	b = ft_task_fork(&attr);
+	attr.slice_ns = 500 * NSEC_PER_USEC;
+	attr.nice = 19;
+	c = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT(test, b, 0);
+	KUNIT_ASSERT_GT(test, c, 0);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), a);
+	n = ft_test_entities(test, 0, FT_ROOT_GROUP, ents);
+	KUNIT_ASSERT_EQ(test, n, 3);
+	KUNIT_ASSERT_TRUE_MSG(test, ents[0].task == b && ents[1].task == c,
+			      "tree order: task %d, then %d", ents[0].task, ents[1].task);
+	KUNIT_EXPECT_FALSE(test, ft_cfs_min_slice_excused(0, FT_ROOT_GROUP));
+	KUNIT_EXPECT_EQ(test, ft_cfs_min_slice(0, FT_ROOT_GROUP), 500 * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, ents[0].min_slice, 500 * NSEC_PER_USEC);
+	KUNIT_EXPECT_GT(test, ft_min_slice_exact_checks(), exact);
+}
+
 static struct kunit_case pick_cases[] = {
 	KUNIT_CASE(pick_is_earliest_eligible_deadline),
 	KUNIT_CASE(protected_curr_is_picked_over_earlier_deadline),
 	KUNIT_CASE(min_vruntime_augment_and_left_biased_v),
+	KUNIT_CASE(min_slice_is_exact_in_a_tree_that_never_rotated),
 	{}
 };
 

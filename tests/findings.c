@@ -19,7 +19,10 @@
  * rides in min_vruntime_update() but the rotate/copy callbacks
  * (RB_DECLARE_CALLBACKS) carry min_vruntime alone: the node that moves up
  * keeps the minimum of its old subtree, and cfs_rq_min_slice() reads the
- * root's stale value (finding "min_slice_rotation").
+ * root's stale value (finding "min_slice_rotation"). Only that is the
+ * finding: a wrong value with no rotation or successor copy below the
+ * root (ft_cfs_min_slice_excused()) fails here, as the checker fails any
+ * wrong node with none below it.
  */
 static void min_slice_is_exact_after_tree_rotations(struct kunit *test)
 {
@@ -48,8 +51,11 @@ static void min_slice_is_exact_after_tree_rotations(struct kunit *test)
 			broken = queued && have != want;
 		}
 	}
-	if (broken)
+	if (broken) {
 		kunit_info(test, "cfs_rq_min_slice() %llu, smallest slice queued %llu", have, want);
+		KUNIT_ASSERT_TRUE_MSG(test, ft_cfs_min_slice_excused(0, FT_ROOT_GROUP),
+				      "no rotation or copy below the root: not the finding's signature");
+	}
 	ft_test_finding(test, "min_slice_rotation", broken,
 			"cfs_rq_min_slice() is not the smallest queued slice after rotations");
 }

@@ -5,7 +5,8 @@
  * runnable on another CPU, t > 2.5 ms, counted in the buckets 2.5-3 ms,
  * 3-4 ms and > 4 ms. First against intervals built to exact lengths on
  * CPUs without domains (nothing balances, so only the test opens and
- * closes them), then on real domains, where it measures the balancer.
+ * closes them: the detector alone, suite fairtest_harness_idle), then on
+ * real domains, where it measures the balancer.
  */
 #include "harness.h"
 
@@ -141,9 +142,13 @@ static void spreading_start_is_reported(struct kunit *test)
 	KUNIT_EXPECT_LE(test, st.longest_ns, bound);
 }
 
-static struct kunit_case idle_cases[] = {
+static struct kunit_case idle_harness_cases[] = {
 	KUNIT_CASE(buckets_count_exact_intervals),
 	KUNIT_CASE(open_interval_counts_as_of_now),
+	{}
+};
+
+static struct kunit_case idle_cases[] = {
 	KUNIT_CASE(balanced_machine_has_no_unreasonable_idle),
 	KUNIT_CASE(spreading_start_is_reported),
 	{}
@@ -154,4 +159,9 @@ static struct kunit_suite idle_suite = {
 	.test_cases = idle_cases,
 };
 
-kunit_test_suites(&idle_suite);
+static struct kunit_suite idle_harness_suite = {
+	.name = "fairtest_harness_idle",
+	.test_cases = idle_harness_cases,
+};
+
+kunit_test_suites(&idle_suite, &idle_harness_suite);

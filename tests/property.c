@@ -383,6 +383,7 @@ static void run_sequences(struct kunit *test, bool domains, int count)
 	int ahead = cpus > 1 ? cpus : 1, started = 0;
 	struct outcome out;
 	unsigned long long checks = 0;
+	int unchecked = -1;	/* the first sequence that passed with no check */
 	long ops = 0;
 
 	/* Batches run on every CPU; outcomes are taken in seed order. */
@@ -399,6 +400,8 @@ static void run_sequences(struct kunit *test, bool domains, int count)
 			finish_isolated(&runs[b]);
 		ops += out.failed_at < 0 ? seq.n : out.failed_at + 1;
 		checks += out.checks;
+		if (out.failed_at < 0 && !out.checks && unchecked < 0)
+			unchecked = s;	/* its "all held" would be of nothing checked */
 		if (out.failed_at < 0)
 			continue;
 		finish_isolated(&runs[b]);
@@ -425,8 +428,12 @@ static void run_sequences(struct kunit *test, bool domains, int count)
 			   out.how, base + s);
 		return;
 	}
-	kunit_info(test, "%d sequences, %ld operations, %llu invariant checks, all held",
-		   count, ops, checks);
+	KUNIT_EXPECT_LT_MSG(test, unchecked, 0, "no invariant check ran in sequence seed %llu",
+			    base + unchecked);
+	KUNIT_EXPECT_GT(test, checks, 0);
+	if (checks && unchecked < 0)
+		kunit_info(test, "%d sequences, %ld operations, %llu invariant checks, all held",
+			   count, ops, checks);
 }
 
 /*

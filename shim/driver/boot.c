@@ -185,6 +185,7 @@ int ft_boot(int nr_cpus)
 	if (ft_m.booted)
 		ft_shutdown();
 	forget_machine();
+	ft_rbwatch_reset();
 	ft_smp_reset();
 	ft_nohz_reset();
 	ft_m.nr_cpus = nr_cpus;

@@ -76,6 +76,7 @@ struct ft_machine {
 	int nr_task_ids, nr_group_ids;	/* ids in use are below these */
 	struct ft_op op;
 	u64 invariant_checks;
+	u64 min_slice_exact_checks;	/* nodes whose min_slice was held exact */
 	bool checks_off;		/* ft_set_invariant_checking(false) */
 	unsigned long invariants_broken;	/* one bit per rule, reported once */
 	bool booted;
@@ -186,6 +187,12 @@ static inline void ft_op_begin1(const char *name, long long a)
 
 /* invariants.c: the always-on checker, run whenever an rq lock is released. */
 void ft_check_invariants(struct rq *rq);
+
+/* rbwatch.c: where min_slice may be stale on a tree with the rotation finding. */
+struct ft_rbwatch;
+void ft_rbwatch_reset(void);
+struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root);
+bool ft_rbwatch_marked(const struct ft_rbwatch *w, struct rb_node *node);
 
 
 /* core.c: the protocol steps. */

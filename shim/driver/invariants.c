@@ -115,55 +115,65 @@ static struct sched_entity *queued_curr(struct cfs_rq *cfs_rq)
  * min_vruntime alone, so a node moving up keeps a min_slice of its old
  * place; once stale, later propagation mixes stale and fresh values and
  * the error goes either way (seen above and below the true minimum), and
- * tests/findings.c tests the exact rule as a known finding. What the bug
- * cannot break is still checked there: a rotation or a copy never lands
- * on a leaf (the node going down is recomputed), so a leaf's min_slice is
+ * tests/findings.c tests the exact rule as a known finding. rbwatch.c
+ * marks the nodes that can have gone stale that way; a node with no mark
+ * in its subtree is checked exactly there too. Above a mark, what the
+ * bug cannot break is still checked: a rotation or a copy never lands on
+ * a leaf (the node going down is recomputed), so a leaf's min_slice is
  * its own slice; and every value was computed over a subtree holding the
  * node itself, so no node's min_slice is above its own slice.
  */
-static bool min_slice_broken(struct sched_entity *se, u64 exact)
+static bool min_slice_broken(struct sched_entity *se, u64 exact, bool stale_below)
 {
 #ifdef FT_FINDING_MIN_SLICE_ROTATION
 	bool leaf = !se->run_node.rb_left && !se->run_node.rb_right;
 
-	return leaf ? se->min_slice != exact : se->min_slice > se->slice;
-#else
-	return se->min_slice != exact;
+	if (stale_below)
+		return leaf ? se->min_slice != exact : se->min_slice > se->slice;
 #endif
+	ft_m.min_slice_exact_checks++;
+	return se->min_slice != exact;
 }
 
 struct minima {
 	u64 v, min_slice, max_slice;
+	bool stale;		/* a node below (or itself) may hold a stale min_slice */
 };
 
 /* Walks a subtree, checking each node's augmented fields against it. */
-static void subtree_minima(struct cfs_rq *cfs_rq, struct rb_node *node, struct minima *m)
+static void subtree_minima(struct cfs_rq *cfs_rq, const struct ft_rbwatch *w,
+			   struct rb_node *node, struct minima *m)
 {
 	struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
 	char name[32];
 
-	*m = (struct minima){ se->vruntime, se->slice, se->slice };
+	*m = (struct minima){ se->vruntime, se->slice, se->slice, false };
+#ifdef FT_FINDING_MIN_SLICE_ROTATION
+	m->stale = ft_rbwatch_marked(w, node);
+#endif
 	for (int i = 0; i < 2; i++) {
 		struct rb_node *child = i ? node->rb_right : node->rb_left;
 		struct minima c;
 
 		if (!child)
 			continue;
-		subtree_minima(cfs_rq, child, &c);
+		subtree_minima(cfs_rq, w, child, &c);
 		if ((s64)(c.v - m->v) < 0)
 			m->v = c.v;
 		m->min_slice = min(m->min_slice, c.min_slice);
 		m->max_slice = max(m->max_slice, c.max_slice);
+		m->stale |= c.stale;
 	}
 	if (se->min_vruntime != m->v) {
 		who(se, name, sizeof(name));
 		broken(RULE_MIN_VRUNTIME, cfs_rq, "%s has %lld, subtree minimum %lld",
 		       name, (s64)se->min_vruntime, (s64)m->v);
 	}
-	if (min_slice_broken(se, m->min_slice)) {
+	if (min_slice_broken(se, m->min_slice, m->stale)) {
 		who(se, name, sizeof(name));
-		broken(RULE_MIN_SLICE, cfs_rq, "%s has %llu, subtree minimum %llu (own slice %llu)",
-		       name, se->min_slice, m->min_slice, se->slice);
+		broken(RULE_MIN_SLICE, cfs_rq, "%s has %llu, subtree minimum %llu (own slice %llu%s)",
+		       name, se->min_slice, m->min_slice, se->slice,
+		       m->stale ? ", rotated or copied below" : "");
 	}
 #ifdef FT_HAVE_MAX_SLICE
 	if (se->max_slice != m->max_slice) {
@@ -313,6 +323,7 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se, *prev = NULL, *curr = queued_curr(cfs_rq);
 	struct queued q = { .min_slice = ~0ULL };
+	struct minima m = { .stale = false };
 	char name[32];
 
 	for_each_tree_entity(se, cfs_rq) {
@@ -336,17 +347,18 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 		       (s64)q.tree_key_sum, q.tree_key_sum != (s64)q.tree_key_sum ? " (overflows s64)" : "");
 	if (cfs_rq->FT_CFS_SUM_W != q.tree_load)
 		broken(RULE_AVG_LOAD, cfs_rq, "%llu, brute force %llu", (u64)cfs_rq->FT_CFS_SUM_W, q.tree_load);
-#ifndef FT_FINDING_MIN_SLICE_ROTATION
-	if (q.nr && ft_fair_min_slice(cfs_rq) != q.min_slice)
+	if (cfs_rq->tasks_timeline.rb_root.rb_node) {
+		const struct ft_rbwatch *w = NULL;
+
+#ifdef FT_FINDING_MIN_SLICE_ROTATION
+		w = ft_rbwatch_sync(&cfs_rq->tasks_timeline.rb_root);
+#endif
+		subtree_minima(cfs_rq, w, cfs_rq->tasks_timeline.rb_root.rb_node, &m);
+	}
+	/* cfs_rq_min_slice() reads the root's min_slice: exact unless excused there */
+	if (q.nr && !m.stale && ft_fair_min_slice(cfs_rq) != q.min_slice)
 		broken(RULE_CFS_MIN_SLICE, cfs_rq, "%llu, scanned %llu",
 		       ft_fair_min_slice(cfs_rq), q.min_slice);
-#endif
-
-	if (cfs_rq->tasks_timeline.rb_root.rb_node) {
-		struct minima m;
-
-		subtree_minima(cfs_rq, cfs_rq->tasks_timeline.rb_root.rb_node, &m);
-	}
 	if (q.nr)
 		check_eligibility_and_pick(cfs_rq, &q);
 	return q.max_slice;
@@ -458,4 +470,29 @@ void ft_check_invariants(struct rq *rq)
 u64 ft_invariant_checks(void)
 {
 	return ft_m.invariant_checks;
+}
+
+u64 ft_min_slice_exact_checks(void)
+{
+	return ft_m.min_slice_exact_checks;
+}
+
+#ifdef FT_FINDING_MIN_SLICE_ROTATION
+static bool subtree_stale(const struct ft_rbwatch *w, struct rb_node *node)
+{
+	return node && (ft_rbwatch_marked(w, node) || subtree_stale(w, node->rb_left) ||
+			subtree_stale(w, node->rb_right));
+}
+#endif
+
+bool ft_cfs_min_slice_excused(int cpu, int group)
+{
+#ifdef FT_FINDING_MIN_SLICE_ROTATION
+	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
+	struct rb_root *root = cfs_rq ? &cfs_rq->tasks_timeline.rb_root : NULL;
+
+	return root && subtree_stale(ft_rbwatch_sync(root), root->rb_node);
+#else
+	return false;
+#endif
 }

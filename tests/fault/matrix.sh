@@ -124,8 +124,8 @@ run() {
 scope="cases: $*"
 if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2046
-	set -- $("$bin" --list | grep -v '^fair_faults')
-	scope="all cases but fair_faults*"
+	set -- $("$bin" --list | grep -v '^fair_faults\|^fairtest_harness_faults')
+	scope="all cases but fair_faults* and fairtest_harness_faults"
 fi
 echo "fairtest fault matrix: FIU_PRNG_SEED=$seed, P=$p, $(echo "$points" | wc -w) points, $scope"
 printf '%-36s %-6s %5s %6s %5s %5s %5s %5s %5s %5s  %s\n' point mode cases fired pass fail skip WARN invar crash verdict

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where a tree with the min_slice_rotation finding (sched_fair/probe.sh)
+ * may hold a stale min_slice, so that the checker excuses exactly there
+ * and checks the exact value everywhere else. fair.c's rotate and copy
+ * callbacks carry min_vruntime alone: the node a rotation moves up, and
+ * the successor an erase copies into the place of a node with two
+ * children, keep the min_slice of their old place, and what is computed
+ * above them from it is wrong too; every other step recomputes a node
+ * from its children. Rotations are seen as they happen: lib/rbtree.c's
+ * two rebalancing entry points are wrapped at link time (-Wl,--wrap, see
+ * build.mk) and handed a rotate callback that marks the node moving up,
+ * then calls fair.c's. Copies are inlined into fair.c, so they are
+ * inferred: each time the shim looks at a tree (those two calls and every
+ * invariant check), an entity gone since the last look that had two
+ * children then may have been replaced by a successor from its right
+ * subtree, and that whole subtree is marked (a chain of erases between two
+ * looks takes its successors from there too). A mark lasts until the
+ * entity is inserted again; a node is excused while its subtree holds a
+ * mark. On other trees the wrappers only pass the call on.
+ */
+#include "driver.h"
+
+void __real___rb_insert_augmented(struct rb_node *node, struct rb_root *root,
+				  void (*augment_rotate)(struct rb_node *old, struct rb_node *new));
+void __real___rb_erase_color(struct rb_node *parent, struct rb_root *root,
+			     void (*augment_rotate)(struct rb_node *old, struct rb_node *new));
+void __wrap___rb_insert_augmented(struct rb_node *node, struct rb_root *root,
+				  void (*augment_rotate)(struct rb_node *old, struct rb_node *new));
+void __wrap___rb_erase_color(struct rb_node *parent, struct rb_root *root,
+			     void (*augment_rotate)(struct rb_node *old, struct rb_node *new));
+
+#ifdef FT_FINDING_MIN_SLICE_ROTATION
+
+#define RBW_NODES	512		/* a bigger tree is all excused until empty */
+#define RBW_TREES	256
+#define RBW_HASH	1024		/* power of two, > 2 x RBW_NODES */
+
+struct rbw_node {
+	struct rb_node *node;
+	short left, right;		/* snapshot indices, -1: none */
+	bool marked;
+};
+
+struct ft_rbwatch {
+	struct rb_root *root;
+	bool overflow;
+	int n;
+	struct rbw_node snap[RBW_NODES];
+	short hash[RBW_HASH];		/* node pointer -> snap index + 1 */
+};
+
+static struct ft_rbwatch rbw_trees[RBW_TREES];
+static int rbw_nr;
+static struct rbw_node rbw_next[RBW_NODES];
+static void (*rbw_rotate_fn)(struct rb_node *old, struct rb_node *new);
+static struct ft_rbwatch *rbw_rotating;
+
+void ft_rbwatch_reset(void)
+{
+	rbw_nr = 0;
+}
+
+static unsigned int rbw_slot(struct rb_node *node)
+{
+	return (unsigned int)(((unsigned long)node >> 3) * 0x9e3779b1u) & (RBW_HASH - 1);
+}
+
+static int rbw_lookup(const short *hash, const struct rbw_node *snap, struct rb_node *node)
+{
+	for (unsigned int s = rbw_slot(node);; s = (s + 1) & (RBW_HASH - 1)) {
+		int i = hash[s] - 1;
+
+		if (i < 0)
+			return -1;
+		if (snap[i].node == node)
+			return i;
+	}
+}
+
+static int rbw_find(const struct ft_rbwatch *w, struct rb_node *node)
+{
+	return rbw_lookup(w->hash, w->snap, node);
+}
+
+static void rbw_hash(short *hash, const struct rbw_node *snap, int n)
+{
+	memset(hash, 0, RBW_HASH * sizeof(*hash));
+	for (int j = 0; j < n; j++) {
+		unsigned int s = rbw_slot(snap[j].node);
+
+		while (hash[s])
+			s = (s + 1) & (RBW_HASH - 1);
+		hash[s] = j + 1;
+	}
+}
+
+/* Preorder into rbw_next; -1 when the tree has more than RBW_NODES. */
+static int rbw_collect(struct rb_node *node, int *n)
+{
+	int i, l, r;
+
+	if (!node)
+		return -1;
+	if (*n >= RBW_NODES || *n < 0) {
+		*n = -1;
+		return -1;
+	}
+	i = (*n)++;
+	l = rbw_collect(node->rb_left, n);
+	r = rbw_collect(node->rb_right, n);
+	if (*n < 0)
+		return -1;
+	rbw_next[i] = (struct rbw_node){ node, l, r, false };
+	return i;
+}
+
+static void rbw_mark_subtree(struct ft_rbwatch *w, int i)
+{
+	if (i < 0)
+		return;
+	w->snap[i].marked = true;
+	rbw_mark_subtree(w, w->snap[i].left);
+	rbw_mark_subtree(w, w->snap[i].right);
+}
+
+static struct ft_rbwatch *rbw_tree(struct rb_root *root)
+{
+	for (int t = 0; t < rbw_nr; t++)
+		if (rbw_trees[t].root == root)
+			return &rbw_trees[t];
+	if (rbw_nr == RBW_TREES)
+		return NULL;	/* unwatched: the checker excuses it whole */
+	rbw_trees[rbw_nr] = (struct ft_rbwatch){ .root = root };
+	return &rbw_trees[rbw_nr++];
+}
+
+/* A look at the tree: infers the copies since the last one, takes a new snapshot. */
+struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
+{
+	static short next_hash[RBW_HASH];
+	struct ft_rbwatch *w = rbw_tree(root);
+	int n = 0;
+
+	if (!w)
+		return NULL;
+	rbw_collect(root->rb_node, &n);
+	if (n <= 0 || w->overflow) {
+		w->overflow = root->rb_node != NULL;	/* lost track: excused until empty */
+		w->n = 0;
+		memset(w->hash, 0, sizeof(w->hash));
+		return w;
+	}
+	rbw_hash(next_hash, rbw_next, n);
+	/* Gone since the last look with two children: a successor took its place. */
+	for (int i = 0; i < w->n; i++) {
+		const struct rbw_node *o = &w->snap[i];
+
+		if (o->left >= 0 && o->right >= 0 && rbw_lookup(next_hash, rbw_next, o->node) < 0)
+			rbw_mark_subtree(w, o->right);
+	}
+	for (int j = 0; j < n; j++) {
+		int i = rbw_find(w, rbw_next[j].node);
+
+		rbw_next[j].marked = i >= 0 && w->snap[i].marked;
+	}
+	memcpy(w->snap, rbw_next, n * sizeof(rbw_next[0]));
+	memcpy(w->hash, next_hash, sizeof(next_hash));
+	w->n = n;
+	return w;
+}
+
+/* Whether @node's min_slice may be stale by itself (not counting its subtree). */
+bool ft_rbwatch_marked(const struct ft_rbwatch *w, struct rb_node *node)
+{
+	int i;
+
+	if (!w || w->overflow)
+		return true;
+	i = rbw_find(w, node);
+	return i < 0 || w->snap[i].marked;
+}
+
+static void rbw_rotate(struct rb_node *old, struct rb_node *new)
+{
+	int i;
+
+	rbw_rotate_fn(old, new);
+	if (rbw_rotating && (i = rbw_find(rbw_rotating, new)) >= 0)
+		rbw_rotating->snap[i].marked = true;
+}
+
+static void rbw_rebalance(struct rb_node *node, struct rb_root *root, bool insert,
+			  void (*rotate)(struct rb_node *old, struct rb_node *new))
+{
+	struct ft_rbwatch *w = ft_rbwatch_sync(root);
+	int i;
+
+	if (insert && w && (i = rbw_find(w, node)) >= 0)
+		w->snap[i].marked = false;	/* inserted: min_slice is its own slice */
+	rbw_rotate_fn = rotate;
+	rbw_rotating = w && !w->overflow ? w : NULL;
+	if (insert)
+		__real___rb_insert_augmented(node, root, rbw_rotate);
+	else
+		__real___rb_erase_color(node, root, rbw_rotate);
+	rbw_rotating = NULL;
+	ft_rbwatch_sync(root);
+}
+
+void __wrap___rb_insert_augmented(struct rb_node *node, struct rb_root *root,
+				  void (*augment_rotate)(struct rb_node *old, struct rb_node *new))
+{
+	rbw_rebalance(node, root, true, augment_rotate);
+}
+
+void __wrap___rb_erase_color(struct rb_node *parent, struct rb_root *root,
+			     void (*augment_rotate)(struct rb_node *old, struct rb_node *new))
+{
+	rbw_rebalance(parent, root, false, augment_rotate);
+}
+
+#else	/* the callbacks carry min_slice: nothing to watch */
+
+void ft_rbwatch_reset(void)
+{
+}
+
+void __wrap___rb_insert_augmented(struct rb_node *node, struct rb_root *root,
+				  void (*augment_rotate)(struct rb_node *old, struct rb_node *new))
+{
+	__real___rb_insert_augmented(node, root, augment_rotate);
+}
+
+void __wrap___rb_erase_color(struct rb_node *parent, struct rb_root *root,
+			     void (*augment_rotate)(struct rb_node *old, struct rb_node *new))
+{
+	__real___rb_erase_color(parent, root, augment_rotate);
+}
+
+#endif
