@@ -164,6 +164,15 @@ has 'extern void resched_curr_lazy\(struct rq \*rq\);' "$sched_h" && echo "#defi
 has 'DECLARE_PER_CPU\(struct sched_domain_shared __rcu \*, sd_balance_shared\);' "$sched_h" &&
 	echo "#define FT_HAVE_SD_BALANCE_SHARED	1"
 grep -q 'const_pcpu_hot' "$1/arch/x86/include/asm/current.h" && echo "#define FT_HAVE_PCPU_HOT	1"
+# hrtimers (the bandwidth timers and hrtick, shim/seams/hrtimer.c): set up
+# with their function from 6.13; bases lost get_time and cpu bases their
+# hres_active flag for one key in 7.x; queued became a field of its own.
+hrt=$1/include/linux/hrtimer.h
+has '^extern void hrtimer_setup\(' "$hrt" && echo "#define FT_HAVE_HRTIMER_SETUP	1"
+has 'hrtimer_highres_enabled_key;' "$hrt" && echo "#define FT_HRTIMER_HIGHRES_KEY	1"
+grep -Eqs '\(\*get_time\)\(void\);' "$1/include/linux/hrtimer_defs.h" "$1/include/linux/hrtimer_bases.h" && echo "#define FT_HRTIMER_BASE_GET_TIME	1"
+grep -Eqs 'hres_active[[:space:]]*(:|;)' "$1/include/linux/hrtimer_defs.h" "$1/include/linux/hrtimer_bases.h" && echo "#define FT_HRTIMER_HRES_ACTIVE	1"
+grep -Eq 'bool[[:space:]]+is_queued;' "$1/include/linux/hrtimer_types.h" && echo "#define FT_HRTIMER_IS_QUEUED_FIELD	1"
 
 # topology.c (7.3) claims a sched_domain_shared for the asym-capacity
 # domain and then, unconditionally, for the topmost LLC one: where they are

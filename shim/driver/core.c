@@ -321,6 +321,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	update_rq_clock(rq);
 	rq->clock_update_flags = RQCF_UPDATED;
 
+	ft_hrtick_clear(rq);
 	prev = rq->curr;
 	ft_m.resched_unseen[cpu] = false;	/* it schedules now anyway */
 	if (prev == ft_m.stopper[cpu] && !preempt) {
