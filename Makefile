@@ -14,6 +14,7 @@ TIMEOUT	?= 60
 FAULTS	?=
 P	?= 0.05
 SERIES	?=
+MUTANTS	?=
 COVERAGE ?= 1
 # make sim (the workload simulator, sim/)
 WORKLOAD ?=
@@ -74,7 +75,7 @@ test:
 # Each deliberate bug of fixtures/mutants applied alone; the table of which
 # cases catch it. Fails below 90% caught.
 mutate:
-	$(call with_tree,$(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
+	$(call with_tree,MUTANTS='$(MUTANTS)' $(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
 
 # Fault injection and memory/UB checking: tests/fault, tests/memcheck.
 # A variant is built in $$obj/<variant> from the same prepared tree.
@@ -191,9 +192,12 @@ help:
 	@echo '              of your own): sched_fair/tree.sh --complete <tree>'
 	@echo '  PROFILE=x   config profile from sched_fair/configs ($(PROFILE)); one of:'
 	@echo '              $(notdir $(basename $(wildcard $(SF)/configs/*.config)))'
-	@echo '              (nohz: idle CPUs stop their tick; fair_nohz runs there; hz1000: a 1 ms tick)'
+	@echo '              (nohz: idle CPUs stop their tick; fair_nohz runs there; hz1000: a 1 ms tick;'
+	@echo '              debian: the scheduler options of Debian'"'"'s own config of the tree, see'
+	@echo '              docs/profiles.md)'
 	@echo '  O=dir       build dir; one subdir per tree and profile ($(O))'
 	@echo '  FILTER=g    run only suite.case names matching the glob(s)'
+	@echo '  MUTANTS="a b" make mutate: only these mutants of fixtures/mutants'
 	@echo '  SEED=n      seed for randomised tests ($(SEED))'
 	@echo '  JUNIT=f     also write JUnit XML to file f'
 	@echo '  TIMEOUT=s   per-case time limit in seconds ($(TIMEOUT))'

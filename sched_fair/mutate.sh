@@ -8,7 +8,7 @@
 # mutant, verdict, the cases that caught it. Exits non-zero if the base
 # tree fails, a mutant does not compile, or fewer than 90% are caught.
 #
-# usage: mutate.sh OBJ KSRC PROFILE [fairtest args...]
+# usage: [MUTANTS="name..."] mutate.sh OBJ KSRC PROFILE [fairtest args...]
 set -u
 obj=$1 ksrc=$2 profile=$3
 shift 3
@@ -23,6 +23,13 @@ apply=$top/sched_fair/mutant_apply.py
 rm -rf "$work"
 mkdir -p "$work"
 names=$(python3 "$apply" --list "$top"/fixtures/mutants/*.mutants) || exit 1
+# MUTANTS="a b": only those (make mutate MUTANTS=...), each must exist.
+if [ -n "${MUTANTS:-}" ]; then
+	for m in $MUTANTS; do
+		echo "$names" | grep -qx "$m" || { echo "fairtest: no mutant $m in fixtures/mutants/*.mutants" >&2; exit 2; }
+	done
+	names=$MUTANTS
+fi
 
 caught=0 applicable=0 broken=0
 printf '%-32s %-9s %s\n' MUTANT VERDICT 'CAUGHT BY'

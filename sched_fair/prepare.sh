@@ -80,11 +80,9 @@ function opt_of(line,   o) {
 	return o
 }
 function take(opt, max,   v) {
-	if (!(opt in kernel)) {
-		printf "fairtest: Debian'"'"'s config has no %s; the profile goes on without it\n", opt >"/dev/stderr"
-		return
-	}
-	v = kernel[opt]
+	# Absent from the kernel config (its dependencies unmet, or not in
+	# that tree) is not set, as kconfig would have it.
+	v = (opt in kernel) ? kernel[opt] : "n"
 	if (max != "" && v + 0 > max + 0) {
 		capped[opt] = v
 		v = max

@@ -148,6 +148,12 @@ struct ft_bandwidth_info {
 int ft_group_bandwidth(int group, struct ft_bandwidth_info *info);
 /* 1 if the group's queue on cpu is throttled, 0 if not, -errno */
 int ft_cfs_throttled(int cpu, int group);
+/*
+ * The tree throttles a running task on its way back to user space (7.x's
+ * task work), not at once: it may run on until its CPU's next interrupt
+ * exit or switch.
+ */
+bool ft_throttle_deferred(void);
 /* hrtick expiries on cpu since boot (0 without CONFIG_SCHED_HRTICK) */
 unsigned long ft_cpu_hrticks(int cpu);
 

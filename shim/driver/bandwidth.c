@@ -8,7 +8,8 @@
  * hrtick_start(), fired by the event loop through shim/seams/hrtimer.c,
  * a tick of its own on expiry, cancelled when the CPU schedules). The
  * validation of cpu.max against parents (__cfs_schedulable) is not
- * modelled: tests set feasible limits.
+ * modelled: tests set feasible limits. With them, uclamp's two entry
+ * points: no clamps are ever set.
  */
 #include "driver.h"
 
@@ -33,8 +34,13 @@ int tg_nop(struct task_group *tg, void *data)
 }
 
 #ifdef CONFIG_CFS_BANDWIDTH
-/* cpu.max's limits, as core.c states them. */
+/* cpu.max's limits, as core.c states them (in us from 7.2). */
+#ifdef FT_HAVE_MAX_BW_QUOTA_PERIOD_US
+const u64 max_bw_quota_period_us = 1 * USEC_PER_SEC;
+#define max_cfs_quota_period	(max_bw_quota_period_us * NSEC_PER_USEC)
+#else
 const u64 max_cfs_quota_period = 1 * NSEC_PER_SEC;
+#endif
 #define FT_MIN_CFS_QUOTA_PERIOD	NSEC_PER_MSEC
 
 int ft_group_set_bandwidth(int group, u64 period_ns, u64 quota_ns, u64 burst_ns)
@@ -78,11 +84,19 @@ int ft_group_set_bandwidth(int group, u64 period_ns, u64 quota_ns, u64 burst_ns)
 		ft_switch_cpu(cpu);
 		local_irq_disable();
 		rq_lock(rq, &rf);
-		update_rq_clock(rq);
 		cfs_rq->runtime_enabled = enabled;
+#ifdef FT_HAVE_CFS_THROTTLE_WORK
+		/* 7.x: a token positive runtime; unthrottling wants the clock updated */
+		cfs_rq->runtime_remaining = 1;
+		if (cfs_rq->throttled) {
+			update_rq_clock(rq);
+			unthrottle_cfs_rq(cfs_rq);
+		}
+#else
 		cfs_rq->runtime_remaining = 0;
 		if (cfs_rq->throttled)
 			unthrottle_cfs_rq(cfs_rq);
+#endif
 		rq_unlock(rq, &rf);
 		local_irq_enable();
 	}
@@ -184,7 +198,30 @@ void ft_hrtick_clear(struct rq *rq)
 }
 #endif /* CONFIG_SCHED_HRTICK */
 
+bool ft_throttle_deferred(void)
+{
+#if defined(CONFIG_CFS_BANDWIDTH) && defined(FT_HAVE_CFS_THROTTLE_WORK)
+	return true;
+#else
+	return false;
+#endif
+}
+
 unsigned long ft_cpu_hrticks(int cpu)
 {
 	return cpu >= 0 && cpu < ft_m.nr_cpus ? ft_m.hrticks[cpu] : 0;
 }
+
+#ifdef CONFIG_UCLAMP_TASK
+/*
+ * No task or group here ever asks for a clamp: sched_uclamp_used stays
+ * off and every effective clamp is the unclamped range, as core.c
+ * reports it for such a task.
+ */
+DEFINE_STATIC_KEY_FALSE(sched_uclamp_used);
+
+unsigned long uclamp_eff_value(struct task_struct *p, enum uclamp_id clamp_id)
+{
+	return clamp_id == UCLAMP_MIN ? 0 : SCHED_CAPACITY_SCALE;
+}
+#endif

@@ -361,6 +361,8 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		ft_nohz_idle_enter(cpu);
 	else if (prev != next && prev == rq->idle)
 		ft_nohz_idle_exit(cpu);
+	/* next goes back to user space: its task works run on the way */
+	ft_task_work_run(cpu);
 }
 
 /*

@@ -207,6 +207,7 @@ void ft_cpus_from_bits(struct cpumask *mask, u64 bits);
 
 /* smp.c: softirq, stopper, RCU, rq online */
 void ft_irq_exit(int cpu);
+void ft_task_work_run(int cpu);	/* task_work.c: on the way back to user space */
 /* hrtimers (seams/hrtimer.c) and hrtick (bandwidth.c) */
 void ft_hrtick_init(struct rq *rq);
 void ft_hrtick_clear(struct rq *rq);

@@ -115,3 +115,14 @@ int proc_dointvec_minmax(const struct ctl_table *table, int write, void *buffer,
 {
 	SEAM_ABORT();
 }
+
+/*
+ * Retargeting a static call patches text (7.3's calc_group_shares mode
+ * switch, a debugfs write): nothing here makes one.
+ */
+#ifdef CONFIG_HAVE_STATIC_CALL
+void __static_call_update(struct static_call_key *key, void *tramp, void *func)
+{
+	SEAM_ABORT();
+}
+#endif
