@@ -156,6 +156,7 @@ int ft_cfs_throttled(int cpu, int group);
 bool ft_throttle_deferred(void);
 /* hrtick expiries on cpu since boot (0 without CONFIG_SCHED_HRTICK) */
 unsigned long ft_cpu_hrticks(int cpu);
+bool ft_hrtick_available(void);	/* the profile has CONFIG_SCHED_HRTICK */
 
 /* ---- driving time ---- */
 int ft_tick(int cpu);		/* one scheduler tick, then resched if asked */

@@ -207,6 +207,11 @@ bool ft_throttle_deferred(void)
 #endif
 }
 
+bool ft_hrtick_available(void)
+{
+	return IS_ENABLED(CONFIG_SCHED_HRTICK);
+}
+
 unsigned long ft_cpu_hrticks(int cpu)
 {
 	return cpu >= 0 && cpu < ft_m.nr_cpus ? ft_m.hrticks[cpu] : 0;
