@@ -206,6 +206,7 @@ int ft_boot(int nr_cpus)
 	if (err)
 		return err;
 	ft_switch_cpu(0);
+	ft_numa_boot();
 
 	memset(&root_task_group, 0, sizeof(root_task_group));
 	memset(&ft_root_domain, 0, sizeof(ft_root_domain));

@@ -55,6 +55,8 @@ u64 ft_hrtimer_next(void);
 u64 ft_hrtimer_run(u64 now);
 void ft_hrtimer_reset(void);
 
+void ft_numa_boot(void);	/* numa.c: one node of every CPU */
+
 /* The fake CPU the harness is executing as (see asm/percpu.h override). */
 extern int fairtest_cpu;
 void ft_switch_cpu(int cpu);

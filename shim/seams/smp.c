@@ -81,3 +81,20 @@ unsigned int __bitmap_weight(const unsigned long *bitmap, unsigned int bits)
 		w += hweight_long(bitmap[k] & BITMAP_LAST_WORD_MASK(bits));
 	return w;
 }
+
+/*
+ * lib/cpumask.c: a CPU of both masks, the next after the one this CPU got
+ * last time, so that repeated calls spread (7.x picks NUMA-aware targets
+ * with it).
+ */
+unsigned int cpumask_any_and_distribute(const struct cpumask *src1p, const struct cpumask *src2p)
+{
+	static unsigned int prev[NR_CPUS];
+	unsigned int next;
+
+	next = find_next_and_bit_wrap(cpumask_bits(src1p), cpumask_bits(src2p),
+				      nr_cpumask_bits, prev[fairtest_cpu] + 1);
+	if (next < nr_cpu_ids)
+		prev[fairtest_cpu] = next;
+	return next;
+}
