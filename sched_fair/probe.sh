@@ -168,6 +168,7 @@ grep -q 'const_pcpu_hot' "$1/arch/x86/include/asm/current.h" && echo "#define FT
 # with their function from 6.13; bases lost get_time and cpu bases their
 # hres_active flag for one key in 7.x; queued became a field of its own.
 hrt=$1/include/linux/hrtimer.h
+has '^bool cpufreq_ready_for_eas\(' "$1/include/linux/cpufreq.h" && echo "#define FT_HAVE_CPUFREQ_READY_FOR_EAS	1"
 # 7.x throttles at return to user (a task work per task) and states the
 # quota period's limit in us.
 has 'extern void init_cfs_throttle_work\(' "$sched_h" && echo "#define FT_HAVE_CFS_THROTTLE_WORK	1"
