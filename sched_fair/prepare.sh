@@ -163,7 +163,7 @@ FILENAME == ARGV[1] {
 	split($0, g, "\t")
 	o = g[1]; k = g[2]; why = g[3]
 	v = (o in ours) ? ours[o] : "n"
-	if (k == "-" && v == "n")
+	if (kernel == "" || (k == "-" && v == "n"))
 		next
 	if (v != k)
 		diff[++n] = sprintf("%s=%s (kernel: %s; %s)", o, v, k == "-" ? "absent" : k, why)
