@@ -101,6 +101,8 @@ function line_in(line, from,   o) {
 		listed[f[2]] = "left out: " o
 	} else if (line ~ /^(# )?CONFIG_[A-Z0-9_]+[= ]/) {
 		set(opt_of(line), line)
+	} else if (line ~ /^#(take|leave)/ && bad == "") {
+		bad = line
 	}
 }
 BEGIN {
@@ -123,6 +125,10 @@ BEGIN {
 }
 { line_in($0) }
 END {
+	if (bad != "") {
+		printf "fairtest: malformed profile line \"%s\" (want \"#take CONFIG_X [max=N]\" or \"#leave CONFIG_X reason\")\n", bad >"/dev/stderr"
+		exit 1
+	}
 	for (i = 1; i <= n; i++)
 		print val[order[i]]
 	# The options a result depends on, ours against the kernel'"'"'s: every
