@@ -69,7 +69,7 @@ fi
 [ "$tools_failed" -eq 0 ] || failed=1
 memfault="$((tools - tools_failed)) passed, $tools_failed failed"
 
-if KUNIT_PY=$ksrc/tools/testing/kunit/kunit.py "$top/tests/selftest/run.sh" >"$obj/selftest.log" 2>&1; then
+if KUNIT_PY=$ksrc/tools/testing/kunit/kunit.py "$top/tests/kunit/selftest/run.sh" >"$obj/selftest.log" 2>&1; then
 	selftest="1 passed, 0 failed"
 	echo "ok - runner self-test"
 else
