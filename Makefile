@@ -29,6 +29,7 @@ SEEDS	?= 5
 KSRC_B	?=
 FEATURES_B ?=
 PROFILE_B ?=
+MARKDOWN ?=
 # make domains-xcheck
 SHAPES	?=
 
@@ -134,7 +135,7 @@ sim-ab:
 	$(call with_tree,bin_b=$$obj/fairsim; \
 	 $(if $(KSRC_B)$(PROFILE_B),ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(or $(KSRC_B),$(KSRC))) && \
 	   bin_b=$(call obj_dir,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
-	 $(TOP)/sim/ab.sh $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
+	 $(TOP)/sim/ab.sh $(if $(filter 1,$(MARKDOWN)),--markdown) $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
 	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
 	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
@@ -229,5 +230,6 @@ help:
 	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'
 	@echo '  PROFILE_B=p make sim-ab: the patched side built with another profile, e.g.'
 	@echo '              PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'
+	@echo '  MARKDOWN=1  make sim-ab: the tables in markdown, headed by the machine and date'
 	@echo '  SHAPES=l    make domains-xcheck: these shapes only (default: uni-1 mc-2 mc-4'
 	@echo '              smt-mc-8 two-pkg-16)'

@@ -7,8 +7,10 @@
 # fairsim --compare prints the seeds' table shape with change and spread.
 # A failing run stops it, naming the side and seed.
 #
-# usage: sim/ab.sh WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]
+# usage: sim/ab.sh [--markdown] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]
 set -eu
+md=
+[ "$1" != --markdown ] || { md=--markdown; shift; }
 workload=$1 out=$2 seeds=$3 first=$4 bin_a=$5 feat_a=$6 bin_b=$7 feat_b=$8
 shift 8
 case $seeds in ''|*[!0-9]*|0) echo "fairsim: SEEDS must be a count >= 1, not '$seeds'" >&2; exit 2 ;; esac
@@ -26,6 +28,13 @@ while [ "$i" -lt "$seeds" ]; do
 	done
 	i=$((i + 1))
 done
-echo "# $workload: base = ${bin_a%/fairsim}${feat_a:+ with $feat_a}, patched = ${bin_b%/fairsim}${feat_b:+ with $feat_b}"
+sides="base = ${bin_a%/fairsim}${feat_a:+ with $feat_a}, patched = ${bin_b%/fairsim}${feat_b:+ with $feat_b}"
+if [ -n "$md" ]; then
+	# the builds by their tree's name, not this machine's paths
+	sides="base = $(basename "${bin_a%/fairsim}")${feat_a:+ with $feat_a}, patched = $(basename "${bin_b%/fairsim}")${feat_b:+ with $feat_b}"
+	echo "\`$workload\`, $sides${*:+, fairsim $*}; $(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), $(date -u +%Y-%m-%d)."
+else
+	echo "# $workload: $sides"
+fi
 # shellcheck disable=SC2086
-exec "$bin_a" --compare $base --vs $patched
+exec "$bin_a" --compare $base --vs $patched $md

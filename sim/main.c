@@ -17,7 +17,7 @@ static void usage(void)
 	fprintf(stderr, "usage: fairsim [--cpus N | --topology NAME|FILE.topo] [--islands] [--seed N]\n"
 		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
 		"               [--no-check] [--quiet] WORKLOAD.json\n"
-		"       fairsim --compare BASE.json... --vs PATCHED.json...\n");
+		"       fairsim --compare BASE.json... --vs PATCHED.json... [--markdown]\n");
 }
 
 static int bad(const char *what, const char *arg)
