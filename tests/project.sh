@@ -3,8 +3,9 @@
 #
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
 # the workload simulator's checks (tests/sim),
-# valgrind, ASan+UBSan and the fault matrix, the runner's self-test and
-# `make mutate`. Ends with one tally line over all of them.
+# valgrind, ASan+UBSan and the fault matrix, the runner's self-test,
+# `make mutate`, the gate on the fixture series, and the docs' links and
+# make targets (tests/docs). Ends with one tally line over all of them.
 #
 # usage: tests/project.sh OBJ KSRC [runner args...]
 set -u
@@ -93,6 +94,12 @@ fi
 cat "$obj/gate.log"
 gate=$(sed -n 's/^gate: \([0-9]* passed\)/\1/p' "$obj/gate.log" | tail -n 1)
 
-sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $gate" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+# README and docs: links resolve, make targets and knobs are make help's.
+python3 "$top/tests/docs/check.py" "$top" >"$obj/docs.log" 2>&1 || failed=1
+cat "$obj/docs.log"
+docs=$(sed -n 's/^docs: //p' "$obj/docs.log")
+[ -n "$docs" ] || { docs="0 passed, 1 failed"; failed=1; }
+
+sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $gate, $docs" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed
