@@ -123,6 +123,9 @@ def main():
                 bad.append(f'link {target}: no heading #{anchor} in {os.path.relpath(dest, top)}')
         for code in code_lines(text):
             targets, knobs = make_uses(code)
+            v = VAR.match(code)
+            if v and ' ' not in code.strip():
+                knobs.append(v.group(1))  # a knob named alone: `KVER=x.y`
             bad += [f'make {t}: not a target make help lists' for t in targets if t not in help_targets]
             bad += [f'{k}=: not a knob make help lists' for k in knobs if k not in help_knobs]
         if bad:
