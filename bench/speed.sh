@@ -29,6 +29,7 @@ cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}
 [ $# -gt 0 ] || set -- 6.12 7.3
 work=$(mktemp -d "${TMPDIR:-/tmp}/fairtest-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM	# so that EXIT's cleanup runs when stopped too
 
 now() { date +%s.%N; }
 secs() { s=$(now); "$@" >>"$work/log" 2>&1 || { echo "bench: failed: $* (log: $work/log)" >&2; tail -n 5 "$work/log" >&2; exit 1; }; echo "$(now) - $s" | bc; }

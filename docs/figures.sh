@@ -57,11 +57,12 @@ mutate)
 	echo "| --- | --- | --- |"
 	make -s -C "$top" mutate KVER="$v" 2>&1 | awk '
 		/^MUTANT / { t = 1; next }
-		t && NF >= 2 && $2 ~ /^(caught|SURVIVED|invalid|n\/a)$/ {
-			name = $1; verdict = $2; $1 = ""; $2 = ""; sub(/^ +/, "")
+		t && $2 == "n/a" { na++; next }	# a mutant of other trees
+		t && NF >= 2 && $2 ~ /^(caught|SURVIVED|invalid)$/ {
+			name = $1; verdict = $2; $1 = ""; $2 = ""; sub(/^ +/, ""); gsub(/,/, ", ")
 			printf "| %s | %s | %s |\n", name, verdict, $0; next }
 		t && NF { last = $0 }
-		END { if (last != "") printf "\n%s\n", last }'
+		END { if (last != "") printf "\n%s (%d mutants written for other trees'"'"' code do not apply)\n", last, na }'
 	;;
 seeds)
 	# The series applied to a copy of the default tree: hard links, but the
