@@ -21,13 +21,21 @@ what=${1:-}
 
 machine() { echo "$(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), $(date -u +%Y-%m-%d)"; }
 
-# make sim-ab over 5 seeds, in markdown: the tables, not the builds' lines.
+# make sim-ab over 5 seeds, in markdown: the tables, not the builds' lines,
+# and of the per-task tables only those whose title matches $keep.
+keep=.
 ab() {
 	log=$(mktemp)
 	make -s -C "$top" sim-ab SEEDS=5 MARKDOWN=1 "$@" >"$log" 2>&1 ||
 		{ tail -n 5 "$log" >&2; rm -f "$log"; echo "figures: make sim-ab $* failed" >&2; exit 1; }
-	sed -n '/^`/,$p' "$log"
+	sed -n '/^`/,$p' "$log" | keep
 	rm -f "$log"
+}
+keep() {
+	awk -v keep="$keep" 'BEGIN { show = 1 }
+		/^scheduling latency \(us\) for / { show = ($0 ~ keep) }
+		/^unreasonable idle events/ { show = 1 }
+		show' | cat -s
 }
 
 # The last KTAP line's counts and the header's tree, for make check on $1.
@@ -78,6 +86,7 @@ seeds)
 	for p in "$series"/*.patch; do
 		patch -s -d "$copy" -p1 <"$p" || { echo "figures: $p does not apply to $tree" >&2; exit 1; }
 	done
+	keep='for (cyclictest|rtapp)$'	# the waker and the rt-app tasks, not hackbench's 40
 	for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
 		echo "Printed by \`make sim-ab WORKLOAD=fixtures/workloads/$w.json KSRC_B=<6.12 + fixtures/patches/short-slice> SEEDS=5 MARKDOWN=1\` (\`docs/figures.sh seeds\`):"
 		echo
