@@ -5,7 +5,8 @@ The docs against the project: every relative link of README.md and docs/*.md
 resolves (a file, and a heading where the link names one), and every `make`
 target and knob that their commands name (in code spans and code blocks) is
 one that `make help` lists. A knob in the docs that help lacks is a bug in
-one of them; so is a knob of the Makefile (VAR ?=) that help lacks. Prints one KTAP-style line per file and a tally.
+one of them; so is a knob of the Makefile (VAR ?=) that help lacks. README
+stays within 200 lines, each docs file within 400. Prints one KTAP-style line per file and a tally.
 
 usage: tests/docs/check.py TOP [HELP_FILE]   (default: runs make -s -C TOP help)
 """
@@ -112,6 +113,9 @@ def main():
         with open(path, encoding='utf-8') as f:
             text = f.read()
         bad = []
+        limit = 200 if rel == 'README.md' else 400  # a front door; one topic a file
+        if text.count('\n') > limit:
+            bad.append(f'{text.count(chr(10))} lines, more than {limit}')
         for target in LINK.findall(text):
             if re.match(r'^[a-z]+:', target):
                 continue  # a URL
@@ -135,7 +139,7 @@ def main():
             print(f'not ok - docs: {rel}')
         else:
             passed += 1
-            print(f'ok - docs: {rel}: links resolve, make targets and knobs are in make help')
+            print(f'ok - docs: {rel}: within its length, links resolve, make targets and knobs are in make help')
     # and the other way: every knob the Makefile takes is in make help
     with open(os.path.join(top, 'Makefile'), encoding='utf-8') as f:
         mk = set(re.findall(r'^([A-Z][A-Z0-9_]*)\s*\?=', f.read(), re.M))
