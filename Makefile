@@ -38,6 +38,7 @@ WAKE_PREEMPT ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
 RUNS	?= 3
 ACCEL	?=
+MARKDOWN ?=
 # make domains-xcheck
 SHAPES	?=
 
@@ -149,7 +150,7 @@ sim-ab:
 	$(call with_tree,bin_b=$$obj/fairsim; \
 	 $(if $(KSRC_B)$(PROFILE_B),ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(or $(KSRC_B),$(KSRC))) && \
 	   bin_b=$(call obj_dir,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
-	 $(TOP)/sim/ab.sh -j $(SIM_JOBS) $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
+	 $(TOP)/sim/ab.sh -j $(SIM_JOBS) $(if $(filter 1,$(MARKDOWN)),--markdown) $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
 	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) $(SIM_COSTS) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
 	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
@@ -182,7 +183,8 @@ help:
 	@echo 'Targets:'
 	@echo '  check     build against the tree and run the fair.c suites (KTAP on stdout)'
 	@echo '  test      everything CI runs: check, CLI and parser checks, valgrind, asan, the fault'
-	@echo '            matrix, runner self-test, mutate, the gate on the fixture series'
+	@echo '            matrix, runner self-test, mutate, the gate on the fixture series,'
+	@echo '            the docs'"'"' links and make targets'
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
 	@echo '  mutate    apply each mutant of fixtures/mutants to a copy of fair.c, run the'
@@ -265,6 +267,7 @@ help:
 	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'
 	@echo '  PROFILE_B=p make sim-ab: the patched side built with another profile, e.g.'
 	@echo '              PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'
+	@echo '  MARKDOWN=1  make sim-ab: the tables in markdown, headed by the machine and date'
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
 	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, IDEAL: fairsim'"'"'s side), and:'

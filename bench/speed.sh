@@ -16,10 +16,14 @@
 # Trees are never written: each run works on a hard-linked copy whose
 # fair.c alone is a private file.
 #
-# usage: bench/speed.sh [KVER...]   (env: RUNS=5, KUNIT=1, PROFILE=base; ~2 GB in /tmp)
+# usage: bench/speed.sh [--markdown] [KVER...]   (env: RUNS=5, KUNIT=1, PROFILE=base; ~2 GB in /tmp)
+#        --markdown: the tables in markdown, with a line naming the machine
+#        and the date, as docs/speed.md shows them
 # PROFILE (make's knob) is passed on to every make check: the floor is
 # kbuild's command for fair.c under the same profile.
 set -eu
+md=0
+[ "${1:-}" != --markdown ] || { md=1; shift; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-5}
 kunit=${KUNIT:-1}
@@ -27,11 +31,21 @@ cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}
 [ $# -gt 0 ] || set -- 6.12 7.3
 work=$(mktemp -d "${TMPDIR:-/tmp}/fairtest-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM	# so that EXIT's cleanup runs when stopped too
 
 now() { date +%s.%N; }
 secs() { s=$(now); "$@" >>"$work/log" 2>&1 || { echo "bench: failed: $* (log: $work/log)" >&2; tail -n 5 "$work/log" >&2; exit 1; }; echo "$(now) - $s" | bc; }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { printf %.2f "$(echo "scale=4; $1 / $2" | bc)"; }
+goal() { awk -v v="$1" -v g="$2" 'BEGIN { print (v <= g) ? "met" : "missed" }'; }
+# row TREE STEP FAIRTEST KERNEL'S RATIO: one line of the table
+row() {
+	if [ "$md" = 1 ]; then
+		printf '| %s | %s | %s | %s | %s |\n' "$@"
+	else
+		printf '%-6s %-44s %10s %10s %8s\n' "$@"
+	fi
+}
 
 # The tarball stream of linux-source-$1 and its Debian version, fetching
 # the package if needed.
@@ -48,8 +62,14 @@ tarball() {
 	echo "$(dpkg-deb -f "$deb" Version)	dpkg-deb --fsys-tarfile $deb | tar -xO ./usr/src/linux-source-$1.tar.xz"
 }
 
-echo "profile: ${PROFILE:-base}"
-printf '%-6s %-44s %10s %10s %8s\n' tree step fairtest "kernel's" ratio
+if [ "$md" = 1 ]; then
+	echo "Measured by \`bench/speed.sh --markdown $*\` (RUNS=$runs KUNIT=$kunit PROFILE=${PROFILE:-base}) on $(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), $(date -u +%Y-%m-%d)."
+	echo
+	row tree step fairtest "kernel's" ratio
+	row --- --- --- --- ---
+else
+	row tree step fairtest "kernel's" ratio
+fi
 for kver in "$@"; do
 	w=$work/$kver
 	mkdir -p "$w"
@@ -78,9 +98,10 @@ for kver in "$@"; do
 	done
 	ours=$(echo "$ours" | median) floor=$(echo "$floor" | median)
 
-	printf '%-6s %-44s %9.1fs %10s %8s\n' "$kver" "cold from tarball -> KTAP totals" "$cold" "" ""
-	printf '%-6s %-44s %9.2fs %9.2fs %7sx\n' "$kver" "edit fair.c -> KTAP totals vs gcc on fair.c" \
-		"$ours" "$floor" "$(ratio "$ours" "$floor")"
+	[ "$md" = 0 ] || kver=$version	# the table names the exact tree
+	row "$kver" "cold from tarball -> KTAP totals" "$(printf %.1fs "$cold")" "" "goal <= 30 s: $(goal "$cold" 30)"
+	row "$kver" "edit fair.c -> KTAP totals vs gcc on fair.c" "$(printf %.2fs "$ours")" \
+		"$(printf %.2fs "$floor")" "$(ratio "$ours" "$floor")x (goal <= 1.1x: $(goal "$(ratio "$ours" "$floor")" 1.1))"
 
 	if [ "$kunit" = 1 ]; then
 		printf 'CONFIG_KUNIT=y\nCONFIG_KUNIT_EXAMPLE_TEST=y\n' >"$w/kunitconfig"
@@ -94,10 +115,10 @@ for kver in "$@"; do
 		kcold=$(secs sh -c "cd '$w/uml-tree' && $k")
 		touch "$w/uml-tree/kernel/sched/fair.c"
 		ktouch=$(secs sh -c "cd '$w/uml-tree' && $k")
-		printf '%-6s %-44s %9.1fs %9.1fs %7sx\n' "$kver" "cold: ours (tarball) vs KUnit UML (unpacked)" \
-			"$cold" "$kcold" "$(ratio "$kcold" "$cold")"
-		printf '%-6s %-44s %9.2fs %9.2fs %7sx\n' "$kver" "touch fair.c: ours vs KUnit on UML" \
-			"$ours" "$ktouch" "$(ratio "$ktouch" "$ours")"
+		row "$kver" "cold: ours (tarball) vs KUnit UML (unpacked)" "$(printf %.1fs "$cold")" \
+			"$(printf %.1fs "$kcold")" "$(ratio "$kcold" "$cold")x"
+		row "$kver" "touch fair.c: ours vs KUnit on UML" "$(printf %.2fs "$ours")" \
+			"$(printf %.2fs "$ktouch")" "$(ratio "$ktouch" "$ours")x"
 	fi
 done
 
@@ -111,4 +132,9 @@ cc -no-pie -Wl,-T,"$top/shim/percpu.lds" -Wl,--defsym=const_$cur=$cur \
 	"$work/sim_rate.o" $(find "$obj/k" -name "*.o") "$obj"/u/shim/*.o "$obj"/u/gen/seam_stubs.o \
 	"$obj"/u/gen/topologies.o -lfiu \
 	-o "$work/sim_rate"
-"$work/sim_rate" 20
+if [ "$md" = 1 ]; then
+	printf '\n| simulated seconds per wall second, checker on | rate |\n| --- | --- |\n'
+	"$work/sim_rate" 20 | sed 's/^ *\(.*[^ ]\)  *\([0-9.]*\)$/| \1 | \2 |/'
+else
+	"$work/sim_rate" 20
+fi

@@ -31,7 +31,7 @@ KCFLAGS	= -fmacro-prefix-map=$(TOP)/= $(if $(FAIR_C_DIR),-iquote $(FAIR_C_DIR)) 
 	  -O2 $(FAIR_G) -fno-omit-frame-pointer $(VARIANT_CFLAGS) \
 	  -DKBUILD_MODNAME='"fairtest"' -DKBUILD_BASENAME='"fairtest"'
 UCFLAGS	= -fmacro-prefix-map=$(TOP)/= -std=gnu11 $(UOPT) -g -Wall -Wextra -Wno-unused-parameter \
-	  -I$(TOP)/shim -I$(TOP)/tests $(VARIANT_CFLAGS) -MMD -MP
+	  -I$(TOP)/shim -I$(TOP)/tests -I$(TOP)/tests/kunit $(VARIANT_CFLAGS) -MMD -MP
 # User-side code at -O2, but the test files at -Og: they only set up
 # cases and check results (fair.c and the shim are compiled apart), and
 # they are most of the compiles of a cold start (-Og: about 3 s against
@@ -62,8 +62,8 @@ REAL_OBJS := $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o \
 SHIM_UNITS := driver seams
 # Built in k/shim/: coverage reads k/ and k/lib/ as the tree's own code.
 SHIM_OBJS := $(patsubst %,$(B)/k/shim/%.o,$(SHIM_UNITS)) $(B)/k/gen/prio_tables.o
-USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/shim/topo_file.c $(TOP)/tests/runner.c $(TOP)/tests/harness.c \
-	     $(filter-out $(TOP)/tests/runner.c $(TOP)/tests/harness.c,$(wildcard $(TOP)/tests/*.c))
+USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/shim/topo_file.c $(TOP)/tests/kunit/runner.c $(TOP)/tests/kunit/snapshot.c \
+	     $(TOP)/tests/harness.c $(filter-out $(TOP)/tests/harness.c,$(wildcard $(TOP)/tests/*.c))
 USER_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(USER_SRCS)) $(B)/u/gen/seam_stubs.o \
 	     $(B)/u/gen/topologies.o
 
@@ -127,8 +127,8 @@ $(OBJ)/gen/tree_desc.h: $(KSRC)/Makefile $(wildcard $(KSRC)/.fairtest-version)
 	     awk 'NR == 1 { v = $$0 } NR == 2 || NR == 3 { v = v "." $$0 } NR == 4 { v = v $$0 } END { print v }'); \
 	 deb=$$(cat $(KSRC)/.fairtest-version 2>/dev/null); \
 	 printf '#define FT_TREE_DESC "%s%s at %s"\n' "$$v" "$${deb:+ (Debian $$deb)}" "$(KSRC)" >$@.tmp && mv $@.tmp $@
-$(B)/u/tests/runner.o: $(OBJ)/gen/tree_desc.h $(OBJ)/gen/profile_desc.h
-$(B)/u/tests/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h -include $(OBJ)/gen/profile_desc.h
+$(B)/u/tests/kunit/runner.o: $(OBJ)/gen/tree_desc.h $(OBJ)/gen/profile_desc.h
+$(B)/u/tests/kunit/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h -include $(OBJ)/gen/profile_desc.h
 
 # A precompiled header: most of a kernel-side compile is parsing the tree's
 # headers (fair.c: half of gcc's time), the same for every file and every

@@ -11,15 +11,19 @@
 # gives. A failing run fails it, naming the first side and seed in that
 # order that failed.
 #
-# usage: sim/ab.sh [-j JOBS] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]
+# usage: sim/ab.sh [-j JOBS] [--markdown] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]
 set -eu
-jobs=$(nproc)
-case ${1-} in
--j) jobs=${2-}; shift; [ $# -eq 0 ] || shift ;;
--j*) jobs=${1#-j}; shift ;;
-esac
+jobs=$(nproc) md=
+while :; do
+	case ${1-} in
+	-j) jobs=${2-}; shift; [ $# -eq 0 ] || shift ;;
+	-j*) jobs=${1#-j}; shift ;;
+	--markdown) md=--markdown; shift ;;
+	*) break ;;
+	esac
+done
 case $jobs in ''|*[!0-9]*|0) echo "fairsim: JOBS must be a count >= 1, not '$jobs'" >&2; exit 2 ;; esac
-[ $# -ge 8 ] || { echo "usage: sim/ab.sh [-j JOBS] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]" >&2; exit 2; }
+[ $# -ge 8 ] || { echo "usage: sim/ab.sh [-j JOBS] [--markdown] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]" >&2; exit 2; }
 workload=$1 out=$2 seeds=$3 first=$4 bin_a=$5 feat_a=$6 bin_b=$7 feat_b=$8
 shift 8
 case $seeds in ''|*[!0-9]*|0) echo "fairsim: SEEDS must be a count >= 1, not '$seeds'" >&2; exit 2 ;; esac
@@ -58,6 +62,13 @@ while read -r seed side; do
 	res=$out/$side-seed$seed.json
 	if [ "$side" = base ]; then base="$base $res"; else patched="$patched $res"; fi
 done <"$logs/runs"
-echo "# $workload: base = ${bin_a%/fairsim}${feat_a:+ with $feat_a}, patched = ${bin_b%/fairsim}${feat_b:+ with $feat_b}"
+sides="base = ${bin_a%/fairsim}${feat_a:+ with $feat_a}, patched = ${bin_b%/fairsim}${feat_b:+ with $feat_b}"
+if [ -n "$md" ]; then
+	# the builds by their tree's name, not this machine's paths
+	sides="base = $(basename "${bin_a%/fairsim}")${feat_a:+ with $feat_a}, patched = $(basename "${bin_b%/fairsim}")${feat_b:+ with $feat_b}"
+	echo "\`$workload\`, $sides${*:+, fairsim $*}; $(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), $(date -u +%Y-%m-%d)."
+else
+	echo "# $workload: $sides"
+fi
 # shellcheck disable=SC2086
-exec "$bin_a" --compare $base --vs $patched
+exec "$bin_a" --compare $base --vs $patched $md

@@ -5,7 +5,8 @@
  * "scheduling latency (us)" rows 99th / 99.9th / Maximum with the change
  * in percent, and run time per task definition, each figure the mean over
  * the seeds with its spread (+/- one standard deviation), as a hackbench
- * table gives it. Reads only fairsim's own JSON result files.
+ * table gives it. Reads only fairsim's own JSON result files. With
+ * --markdown the same tables in markdown, for the docs.
  */
 #include <math.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "sim.h"
 
 #define MAX_SEEDS	64
+
+static bool markdown;
 
 struct side {
 	json_object *r[MAX_SEEDS];
@@ -78,8 +81,23 @@ static void row(struct side *a, struct side *b, const char *label, const char *c
 		snprintf(change, sizeof(change), "%+.1f%%", 100.0 * (bm - am) / am);
 	else if (bm == 0)
 		snprintf(change, sizeof(change), "0.0%%");
-	printf("%-12s %12.1f +/- %-8.1f %12.1f +/- %-8.1f %10s\n", label, am / scale,
-	       asd / scale, bm / scale, bsd / scale, change);
+	if (markdown)
+		printf("| %s | %.1f +/- %.1f | %.1f +/- %.1f | %s |\n", label, am / scale,
+		       asd / scale, bm / scale, bsd / scale, change);
+	else
+		printf("%-12s %12.1f +/- %-8.1f %12.1f +/- %-8.1f %10s\n", label, am / scale,
+		       asd / scale, bm / scale, bsd / scale, change);
+}
+
+/* A table's title and column heads. */
+static void head(const char *title, const char *def)
+{
+	if (markdown)
+		printf("\n%s%s\n\n| | base | patched | change |\n| --- | --- | --- | --- |\n", title,
+		       def);
+	else
+		printf("\n# %s%s\n%-12s %25s %25s %10s\n", title, def, "", "base", "patched",
+		       "change");
 }
 
 /* One row of a task definition's figures: by_task.<def>.<field>[.<sub>] */
@@ -100,6 +118,8 @@ int sim_compare(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--vs"))
 			s = &b;
+		else if (!strcmp(argv[i], "--markdown"))
+			markdown = true;
 		else if (load(s, argv[i]))
 			goto out;
 	}
@@ -107,12 +127,12 @@ int sim_compare(int argc, char **argv)
 		fprintf(stderr, "fairsim: --compare BASE.json... --vs PATCHED.json...\n");
 		goto out;
 	}
-	printf("# A/B over %d seed(s) base, %d patched: mean +/- standard deviation\n", a.n, b.n);
+	printf("%sA/B over %d seed(s) base, %d patched: mean +/- standard deviation\n",
+	       markdown ? "" : "# ", a.n, b.n);
 	json_object_object_get_ex(a.r[0], "by_task", &defs);
 	json_object_object_foreach(defs, def, unused) {
 		(void)unused;
-		printf("\n# scheduling latency (us) for %s\n%-12s %25s %25s %10s\n", def, "",
-		       "base", "patched", "change");
+		head("scheduling latency (us) for ", def);
 		task_row(&a, &b, "99th", def, "wakeup_latency_ns", "p99", 1000);
 		task_row(&a, &b, "99.9th", def, "wakeup_latency_ns", "p99.9", 1000);
 		task_row(&a, &b, "Maximum", def, "wakeup_latency_ns", "max", 1000);
@@ -125,8 +145,7 @@ int sim_compare(int argc, char **argv)
 						       NULL };
 		static const char *const label[] = { "2.5-3 ms", "3-4 ms", "> 4 ms" };
 
-		printf("\n# unreasonable idle events (all CPUs)\n%-12s %25s %25s %10s\n", "",
-		       "base", "patched", "change");
+		head("unreasonable idle events (all CPUs)", "");
 		for (int i = 0; i < 3; i++)
 			row(&a, &b, label[i], count, i, 1);
 		row(&a, &b, "longest ms", longest, -1, 1e6);

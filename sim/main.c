@@ -21,7 +21,7 @@ static void usage(void)
 		"               [--no-check] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
 		"               [--duration S] [--json FILE] [--quiet]\n"
-		"       fairsim --compare BASE.json... --vs PATCHED.json...\n"
+		"       fairsim --compare BASE.json... --vs PATCHED.json... [--markdown]\n"
 		"       fairsim --twin FAIRSIM.json REAL.json... [--json FILE]\n");
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Memory checking per case. Under valgrind and in ASan builds every case
- * runs in a forked child (tests/runner.c), whose own exit is after its
+ * runs in a forked child (tests/kunit/runner.c), whose own exit is after its
  * verdict, so whatever memcheck or LeakSanitizer would say at exit could
  * not fail the case that caused it. Instead the case's end asks them here, after the fake kernel is shut down: under valgrind,
  * the errors memcheck counted during the case and the bytes a leak check

@@ -4,7 +4,8 @@
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
 # the workload simulator's checks (tests/sim) and Debian's rt-app on its
 # workload files, valgrind, ASan+UBSan and the fault matrix, the runner's
-# self-test, `make mutate`, the gate and a short twin run (tests/twin).
+# self-test, `make mutate`, the gate on the fixture series, a short twin
+# run (tests/twin), and the docs' links and make targets (tests/docs).
 # Ends with one tally line over all of them.
 #
 # usage: tests/project.sh OBJ KSRC [runner args...]
@@ -76,7 +77,7 @@ fi
 [ "$tools_failed" -eq 0 ] || failed=1
 memfault="$((tools - tools_failed)) passed, $tools_failed failed"
 
-if KUNIT_PY=$ksrc/tools/testing/kunit/kunit.py "$top/tests/selftest/run.sh" >"$obj/selftest.log" 2>&1; then
+if KUNIT_PY=$ksrc/tools/testing/kunit/kunit.py "$top/tests/kunit/selftest/run.sh" >"$obj/selftest.log" 2>&1; then
 	selftest="1 passed, 0 failed"
 	echo "ok - runner self-test"
 else
@@ -105,6 +106,12 @@ gate=$(sed -n 's/^gate: \([0-9]* passed\)/\1/p' "$obj/gate.log" | tail -n 1)
 cat "$obj/twin.log"
 twin=$(sed -n 's/^twin: \([0-9]* passed.*\)/\1/p' "$obj/twin.log" | tail -n 1)
 
-sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $gate, $twin" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+# README and docs: links resolve, make targets and knobs are make help's.
+python3 "$top/tests/docs/check.py" "$top" >"$obj/docs.log" 2>&1 || failed=1
+cat "$obj/docs.log"
+docs=$(sed -n 's/^docs: //p' "$obj/docs.log")
+[ -n "$docs" ] || { docs="0 passed, 1 failed"; failed=1; }
+
+sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $gate, $twin, $docs" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed

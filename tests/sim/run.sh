@@ -609,6 +609,15 @@ if [ $same = 1 ] && [ "$(cat "$out/j1.rc")" = 0 ] && [ "$(ls "$out/j1" | wc -l)"
 elif [ $same = 1 ]; then
 	bad "A/B with 2 jobs: serial run: rc $(cat "$out/j1.rc"), $(ls "$out/j1" | wc -l) results; failing run: rc $(cat "$out/f1.rc"), $(tail -n 1 "$out/f1.err")"
 fi
+# The same results as markdown (docs' tables). Expect B's run time row as
+# a table row with the same change as the plain table.
+plain=$(awk '/for B$/ { b = 1 } b && /^run time ms/ { print $NF; exit }' "$out/ab.txt")
+if "$sim" --compare "$out"/ab/base-*.json --vs "$out"/ab/patched-*.json --markdown >"$out/ab.md" &&
+	awk -v c="$plain" '/for B$/ { b = 1 } b && /^\| run time ms \|/ { found = ($(NF - 1) == c) } END { exit !found }' "$out/ab.md"; then
+	ok "A/B --markdown: B's run time row, $plain, as a table row"
+else
+	bad "A/B --markdown (want B's run time $plain): $(tail -n 8 "$out/ab.md")"
+fi
 if "$sim" --compare "$out/d1.txt" --vs "$out/d1.json" >/dev/null 2>"$out/cmp.err"; then
 	bad "--compare of a file that is no result: exited 0"
 elif grep -q "is not a fairsim result file" "$out/cmp.err"; then

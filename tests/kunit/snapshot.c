@@ -2,7 +2,7 @@
 /*
  * The writable memory of this process, saved once and put back between
  * cases, so that a worker process can run case after case each from the
- * same state, as a fresh fork would (tests/runner.c).
+ * same state, as a fresh fork would (runner.c).
  *
  * Saved: every private writable mapping (the program's and every
  * library's data and bss, the heap, the static TLS, the environment,

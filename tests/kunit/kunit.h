@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KUnit-shaped test API for fairtest's user-space runner (tests/runner.c).
+ * KUnit-shaped test API for fairtest's user-space runner (runner.c).
  *
  * The names follow the kernel's <kunit/test.h> so that a test written
  * here can move into the kernel. Each case runs under cmocka from the
- * same fresh process state (tests/runner.c), so cmocka's mocks
+ * same fresh process state (runner.c), so cmocka's mocks
  * (expect_function_call(), function_called(), will_return(), ...) work
  * inside cases: include
  * <stdarg.h>, <stddef.h>, <stdint.h>, <setjmp.h> and <cmocka.h> where you

@@ -5,13 +5,13 @@
 # checks the KTAP, the exit codes, the JUnit file and, where the kernel
 # tree is at hand, that kunit.py reads the same totals.
 #
-# usage: tests/selftest/run.sh [OUTDIR]   (default: a new directory in /tmp)
-#        VALGRIND=1 tests/selftest/run.sh  also runs the passing cases under
+# usage: tests/kunit/selftest/run.sh [OUTDIR]   (default: a new directory in /tmp)
+#        VALGRIND=1 tests/kunit/selftest/run.sh  also runs the passing cases under
 #                                          valgrind
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
+top=$(cd "$here/../../.." && pwd)
 out=${1:-$(mktemp -d "${TMPDIR:-/tmp}/fairtest-selftest.XXXXXX")}
 kunit_py=${KUNIT_PY:-$(ls -d "${XDG_CACHE_HOME:-$HOME/.cache}"/fairtest/trees/linux-source-*/tools/testing/kunit/kunit.py 2>/dev/null | head -n 1)}
 # starts_clean compares the environment a process started with
@@ -21,9 +21,9 @@ ktap=$out/selftest.ktap
 failed=0
 
 mkdir -p "$out"
-cd "$top"	# so that __FILE__ reads tests/selftest/...
+cd "$top"	# so that __FILE__ reads tests/kunit/selftest/...
 cc -std=gnu11 -Wall -Wextra -Werror -O2 -g -o "$bin" \
-	tests/runner.c tests/snapshot.c tests/selftest/runner_selftest.c -lcmocka
+	tests/kunit/runner.c tests/kunit/snapshot.c tests/kunit/selftest/runner_selftest.c -lcmocka
 
 bad() {
 	echo "run.sh: $*" >&2
@@ -44,7 +44,7 @@ rc=0
 [ "$rc" = 1 ] || bad "selftest run exited $rc, not 1"
 
 # the line of the failing expectation, so that edits above it do not matter
-eq_line=$(grep -n 'KUNIT_EXPECT_EQ(test, a, b);' tests/selftest/runner_selftest.c |
+eq_line=$(grep -n 'KUNIT_EXPECT_EQ(test, a, b);' tests/kunit/selftest/runner_selftest.c |
 	  cut -d: -f1)
 while IFS= read -r line; do
 	grep -qFx -- "$line" "$ktap" || bad "missing line: $line"
@@ -53,7 +53,7 @@ KTAP version 1
 # fairtest seed: 1
 1..3
 ok 1 runner_selftest_all_skipped # SKIP
-    # fails_expect: EXPECTATION FAILED at tests/selftest/runner_selftest.c:$eq_line
+    # fails_expect: EXPECTATION FAILED at tests/kunit/selftest/runner_selftest.c:$eq_line
         a == 3 (0x3)
     # fails_expect: still running after the expectations
     not ok 1 fails_expect
