@@ -272,6 +272,8 @@ help:
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
 	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
+	@echo '  FAIRTEST_TWIN_LIMIT=s  (environment) make twin: kill a guest after s seconds, not'
+	@echo '              180 + 20 x DURATION; FAIRTEST_TWIN_KEEP=1 keeps a failed boot'"'"'s console'
 	@echo '  ACCEL=a     auto (KVM if it boots here, else TCG: with -icount shift=1,sleep=off for'
 	@echo '              CPUS=1, plain above), kvm, tcg (plain: guest clock = host clock), icount:N'
 	@echo '  SHAPES=l    make domains-xcheck: these shapes only (default: uni-1 mc-2 mc-4'

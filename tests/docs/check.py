@@ -71,6 +71,8 @@ def make_uses(code):
                 continue
             if w.startswith('#') or w in ('|', '||', '&&', ';', ')') or w.startswith('`'):
                 break
+            end = w.endswith(';')	# `make build KVER=$kv; done`: the command ends here
+            w = w.rstrip(';')
             if w in ('-C', '-f', '-o'):
                 skip = True
                 continue
@@ -82,6 +84,8 @@ def make_uses(code):
             elif re.fullmatch(r'[a-z][a-z0-9-]*', w):
                 targets.append(w)
             # anything else (a quoted value's second word, a path) is not ours
+            if end:
+                break
     return targets, knobs
 
 
@@ -128,8 +132,8 @@ def main():
         for code in code_lines(text):
             targets, knobs = make_uses(code)
             v = VAR.match(code)
-            if v and ' ' not in code.strip():
-                knobs.append(v.group(1))  # a knob named alone: `KVER=x.y`
+            if v and ' ' not in code.strip() and not v.group(1).startswith('CONFIG_'):
+                knobs.append(v.group(1))  # a knob named alone: `KVER=x.y`; CONFIG_ is kconfig's
             bad += [f'make {t}: not a target make help lists' for t in targets if t not in help_targets]
             bad += [f'{k}=: not a knob make help lists' for k in knobs if k not in help_knobs]
         if bad:
