@@ -6,7 +6,8 @@
 # Paste its output over the table it regenerates: only numbers change.
 #
 # usage: docs/figures.sh trees [KVER...]   per tree: pass/fail/skip of make check
-#                                          (default 6.12 7.2 7.3; PROFILE=nohz too)
+#                                          (default 6.12 7.2 7.3; PROFILE=nohz and
+#                                          PROFILE=debian too)
 #        docs/figures.sh mutate [KVER]     make mutate's table (about 2 min a tree)
 #        docs/figures.sh seeds             the short-slice series' experiments: make sim-ab
 #                                          base vs the series applied (6.12, 5 seeds; ~5 min)
@@ -50,12 +51,13 @@ counts() {
 case $what in
 trees)
 	[ $# -gt 0 ] || set -- 6.12 7.2 7.3
-	echo "Printed by \`docs/figures.sh trees $*\` (\`make check KVER=x.y [PROFILE=nohz]\`, seed 1) on $(machine)."
+	echo "Printed by \`docs/figures.sh trees $*\` (\`make check KVER=x.y [PROFILE=nohz|debian]\`, seed 1) on $(machine)."
 	echo
 	echo "| tree | Debian version | profile | pass | fail | skip |"
 	echo "| --- | --- | --- | --- | --- | --- |"
 	for v; do counts "$v"; done
 	for v; do counts "$v" nohz; done
+	for v; do counts "$v" debian; done
 	;;
 mutate)
 	v=${1:-6.12}

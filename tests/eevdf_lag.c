@@ -317,7 +317,7 @@ static const struct ft_entity *find_entity(const struct ft_entity *ents, int n, 
  * weight changed, w * lag unchanged (within its new weight times 2 ns,
  * the rounding of one division each way); where groups have entities in
  * the tree, G's to be one of them; with a flat pick, none yet (each takes
- * its new weight at its next pick).
+ * its new weight at its next pick). R's run on ends at a tick: HRTICK off.
  */
 static void queued_group_reweight_keeps_v_and_weighted_lag(struct kunit *test)
 {
@@ -327,7 +327,7 @@ static void queued_group_reweight_keeps_v_and_weighted_lag(struct kunit *test)
 	int r, g, nb, na, changed = 0;
 	ft_s64 v = 0, v2;
 
-	ft_test_features(test, "PLACE_LAG", NULL);
+	ft_test_features(test, "PLACE_LAG", "!HRTICK", NULL);
 	g = ft_group_create(FT_ROOT_GROUP);
 	KUNIT_ASSERT_GT(test, g, 0);
 	r = ft_test_fork(test, 0, 0);
