@@ -16,7 +16,9 @@
 # Trees are never written: each run works on a hard-linked copy whose
 # fair.c alone is a private file.
 #
-# usage: bench/speed.sh [KVER...]   (env: RUNS=5, KUNIT=1; ~2 GB in /tmp)
+# usage: bench/speed.sh [KVER...]   (env: RUNS=5, KUNIT=1, PROFILE=base; ~2 GB in /tmp)
+# PROFILE (make's knob) is passed on to every make check: the floor is
+# kbuild's command for fair.c under the same profile.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-5}
@@ -46,6 +48,7 @@ tarball() {
 	echo "$(dpkg-deb -f "$deb" Version)	dpkg-deb --fsys-tarfile $deb | tar -xO ./usr/src/linux-source-$1.tar.xz"
 }
 
+echo "profile: ${PROFILE:-base}"
 printf '%-6s %-44s %10s %10s %8s\n' tree step fairtest "kernel's" ratio
 for kver in "$@"; do
 	w=$work/$kver

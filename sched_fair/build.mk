@@ -83,8 +83,9 @@ fairsim: $(FAIRSIM)
 $(PREPARED): $(TOP)/sched_fair/prepare.sh $(TOP)/sched_fair/kflags.sh $(PROFILE) \
 	     $(wildcard $(dir $(PROFILE))*.config)	# a profile may include another
 	@$(TOP)/sched_fair/prepare.sh $(KSRC) $(OBJ) $(PROFILE)
-# prepare.sh also writes these (flags, weight tables from the tree's core.c).
-$(OBJ)/kflags $(OBJ)/gen/prio_tables.c: $(PREPARED) ;
+# prepare.sh also writes these (flags, weight tables from the tree's core.c,
+# the profile against the kernel's config).
+$(OBJ)/kflags $(OBJ)/gen/prio_tables.c $(OBJ)/gen/profile_desc.h: $(PREPARED) ;
 
 # $(1).tmp replaces $(1) only when their text differs: a generated file's
 # users rebuild when it changes, not whenever it is made (its rule's
@@ -126,8 +127,8 @@ $(OBJ)/gen/tree_desc.h: $(KSRC)/Makefile $(wildcard $(KSRC)/.fairtest-version)
 	     awk 'NR == 1 { v = $$0 } NR == 2 || NR == 3 { v = v "." $$0 } NR == 4 { v = v $$0 } END { print v }'); \
 	 deb=$$(cat $(KSRC)/.fairtest-version 2>/dev/null); \
 	 printf '#define FT_TREE_DESC "%s%s at %s"\n' "$$v" "$${deb:+ (Debian $$deb)}" "$(KSRC)" >$@.tmp && mv $@.tmp $@
-$(B)/u/tests/runner.o: $(OBJ)/gen/tree_desc.h
-$(B)/u/tests/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h
+$(B)/u/tests/runner.o: $(OBJ)/gen/tree_desc.h $(OBJ)/gen/profile_desc.h
+$(B)/u/tests/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h -include $(OBJ)/gen/profile_desc.h
 
 # A precompiled header: most of a kernel-side compile is parsing the tree's
 # headers (fair.c: half of gcc's time), the same for every file and every

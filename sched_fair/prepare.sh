@@ -19,7 +19,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 fail() {
 	echo "fairtest: $*" >&2
-	rm -rf "$kb" "$obj/kflags" "$obj/gen/prio_tables.c"
+	rm -rf "$kb" "$obj/kflags" "$obj/gen/prio_tables.c" "$obj/gen/profile_desc.h"
 	exit 1
 }
 # x86_64 always selects OBJTOOL; kbuild would build objtool in prepare
@@ -52,12 +52,103 @@ mkdir -p "$kb" "$obj/gen"
 echo "$kmake_args" >"$kb/.fairtest-kmake"
 
 # A profile may start from another: "#include NAME.config" (one level).
-awk -v dir="$(dirname "$profile")" '/^#include [A-Za-z0-9_.-]+\.config$/ {
-	f = dir "/" $2
-	while ((getline line < f) > 0) print line
-	close(f)
+# It may take options from the config of Debian's own image of this tree
+# ("#take CONFIG_X [max=N]": the kernel's value, capped at N) and name
+# options it leaves at ours ("#leave CONFIG_X reason"); see
+# docs/profiles.md. Of an option set twice, the later line stands.
+kconfig=
+if grep -q '^#take ' "$profile"; then
+	kdir=$("$here/kimage.sh" "$ksrc") ||
+		fail "profile $(basename "$profile" .config) takes options from Debian's config of $ksrc, which could not be had (above)"
+	kconfig=$kdir/config
+elif kdir=$("$here/kimage.sh" --cached "$ksrc" 2>/dev/null); then
+	# Compared with, never read from: a profile that takes nothing is
+	# still told apart from the kernel where its config is at hand.
+	kconfig=$kdir/config
+fi
+awk -v dir="$(dirname "$profile")" -v kconfig="$kconfig" -v compare="$kb/profile.compare" \
+	-v relevant="$(dirname "$profile")/debian.config" '
+function set(opt, line) {
+	if (!(opt in val))
+		order[++n] = opt
+	val[opt] = line
+}
+function opt_of(line,   o) {
+	o = line
+	sub(/^# /, "", o)
+	sub(/[= ].*/, "", o)
+	return o
+}
+function take(opt, max,   v) {
+	# Absent from the kernel config (its dependencies unmet, or not in
+	# that tree) is not set, as kconfig would have it.
+	v = (opt in kernel) ? kernel[opt] : "n"
+	if (max != "" && v + 0 > max + 0) {
+		capped[opt] = v
+		v = max
+	}
+	set(opt, v == "n" ? "# " opt " is not set" : opt "=" v)
+	listed[opt] = "taken" (opt in capped ? ", capped at " max : "")
+}
+function line_in(line, from,   o) {
+	if (line ~ /^#take CONFIG_[A-Z0-9_]+/) {
+		split(line, f, " ")
+		take(f[2], f[3] ~ /^max=/ ? substr(f[3], 5) : "")
+	} else if (line ~ /^#leave CONFIG_[A-Z0-9_]+ /) {
+		split(line, f, " ")
+		o = line
+		sub(/^#leave CONFIG_[A-Z0-9_]+ +/, "", o)
+		listed[f[2]] = "left out: " o
+	} else if (line ~ /^(# )?CONFIG_[A-Z0-9_]+[= ]/) {
+		set(opt_of(line), line)
+	} else if (line ~ /^#(take|leave)/ && bad == "") {
+		bad = line
+	}
+}
+BEGIN {
+	if (kconfig != "")
+		while ((getline l < kconfig) > 0)
+			if (l ~ /^CONFIG_[A-Z0-9_]+=/) {
+				o = l; sub(/=.*/, "", o)
+				v = l; sub(/^[^=]*=/, "", v)
+				kernel[o] = v
+			} else if (l ~ /^# CONFIG_[A-Z0-9_]+ is not set$/) {
+				kernel[opt_of(l)] = "n"
+			}
+}
+/^#include [A-Za-z0-9_.-]+\.config$/ {
+	inc = dir "/" $2
+	while ((getline l < inc) > 0)
+		line_in(l)
+	close(inc)
 	next
-} { print }' "$profile" >"$kb/profile.expanded"
+}
+{ line_in($0) }
+END {
+	if (bad != "") {
+		printf "fairtest: malformed profile line \"%s\" (want \"#take CONFIG_X [max=N]\" or \"#leave CONFIG_X reason\")\n", bad >"/dev/stderr"
+		exit 1
+	}
+	for (i = 1; i <= n; i++)
+		print val[order[i]]
+	# The options a result depends on, ours against the kernel'"'"'s: every
+	# option this profile takes or leaves out, and every one it sets.
+	printf "" >compare
+	for (i = 1; i <= n; i++)
+		if (!(order[i] in listed))
+			listed[order[i]] = "set by the profile"
+	# The debian profile names every option that matters to fair.c: those
+	# are compared for every profile.
+	while ((getline l < relevant) > 0)
+		if (l ~ /^#(take|leave) CONFIG_/) {
+			split(l, f, " ")
+			if (!(f[2] in listed))
+				listed[f[2]] = "left at Kconfig default"
+		}
+	for (o in listed)
+		printf "%s\t%s\t%s\n", o, (o in kernel) ? kernel[o] : "-", listed[o] >compare
+}' "$profile" >"$kb/profile.expanded" ||
+	fail "could not read profile $profile"
 
 # tinyconfig's fragments, then ours last so our choices win.
 cat "$ksrc/kernel/configs/tiny-base.config" "$ksrc/kernel/configs/tiny.config" \
@@ -67,6 +158,37 @@ name=$(basename "$profile" .config)
 echo "fairtest: configuring $ksrc ($name profile) in $kb" >&2
 KCONFIG_WARN_UNKNOWN_SYMBOLS=1 kmake KCONFIG_ALLCONFIG="$kb/fairtest.allconfig" allnoconfig ||
 	fail "kbuild could not configure $ksrc: $(first_error) (full log: $log)"
+# What this build is, for the KTAP header: the profile's name and each
+# option it compares (above) whose value here is not the kernel's.
+awk -v name="$name" -v kernel="${kconfig:+Debian's $(cat "$(dirname "$kconfig")/package" 2>/dev/null)}" '
+FILENAME == ARGV[1] {
+	if (/^CONFIG_[A-Z0-9_]+=/) { o = $0; sub(/=.*/, "", o); v = $0; sub(/^[^=]*=/, "", v); ours[o] = v }
+	next
+}
+{
+	split($0, g, "\t")
+	o = g[1]; k = g[2]; why = g[3]
+	v = (o in ours) ? ours[o] : "n"
+	if (kernel == "" || (k == "-" && v == "n"))
+		next
+	if (v != k)
+		diff[++n] = sprintf("%s=%s (kernel: %s; %s)", o, v, k == "-" ? "absent" : k, why)
+}
+END {
+	printf "#define FT_PROFILE_DESC \"%s\"\n", name
+	printf "#define FT_PROFILE_KERNEL \"%s\"\n", kernel == "" ? "no Debian config at hand to compare with" : kernel
+	# sorted, so the header is the same every run
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && diff[j - 1] > diff[j]; j--) { t = diff[j]; diff[j] = diff[j - 1]; diff[j - 1] = t }
+	printf "#define FT_PROFILE_DIFF \\\n"
+	for (i = 1; i <= n; i++) {
+		gsub(/"/, "\\\"", diff[i])
+		printf "\t\"%s\\n\" \\\n", diff[i]
+	}
+	printf "\t\"\"\n"
+}' "$kb/.config" "$kb/profile.compare" >"$obj/gen/profile_desc.h.tmp" &&
+	mv "$obj/gen/profile_desc.h.tmp" "$obj/gen/profile_desc.h" ||
+	fail "could not compare profile $name with the kernel's config"
+
 # A profile names options of every supported tree. One that this tree's
 # Kconfig does not define (SCHED_DEBUG is always on from 7.x, PROC_SYSCTL
 # became SYSCTL) is skipped by kconfig, which names it when asked to: the

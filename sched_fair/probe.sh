@@ -168,6 +168,20 @@ grep -q 'const_pcpu_hot' "$1/arch/x86/include/asm/current.h" && echo "#define FT
 # from -1 (unset), and kept while set: cpus_share_cache() compares it.
 grep -q '__sched_domains_alloc_llc_id' "$1/kernel/sched/topology.c" 2>/dev/null &&
 	echo "#define FT_HAVE_LLC_ID_ALLOC	1"
+# hrtimers (the bandwidth timers and hrtick, shim/seams/hrtimer.c): set up
+# with their function from 6.13; bases lost get_time and cpu bases their
+# hres_active flag for one key in 7.x; queued became a field of its own.
+hrt=$1/include/linux/hrtimer.h
+has '^bool cpufreq_ready_for_eas\(' "$1/include/linux/cpufreq.h" && echo "#define FT_HAVE_CPUFREQ_READY_FOR_EAS	1"
+# 7.x throttles at return to user (a task work per task) and states the
+# quota period's limit in us.
+has 'extern void init_cfs_throttle_work\(' "$sched_h" && echo "#define FT_HAVE_CFS_THROTTLE_WORK	1"
+has 'max_bw_quota_period_us;' "$sched_h" && echo "#define FT_HAVE_MAX_BW_QUOTA_PERIOD_US	1"
+has '^extern void hrtimer_setup\(' "$hrt" && echo "#define FT_HAVE_HRTIMER_SETUP	1"
+has 'hrtimer_highres_enabled_key;' "$hrt" && echo "#define FT_HRTIMER_HIGHRES_KEY	1"
+grep -Eqs '\(\*get_time\)\(void\);' "$1/include/linux/hrtimer_defs.h" "$1/include/linux/hrtimer_bases.h" && echo "#define FT_HRTIMER_BASE_GET_TIME	1"
+grep -Eqs 'hres_active[[:space:]]*(:|;)' "$1/include/linux/hrtimer_defs.h" "$1/include/linux/hrtimer_bases.h" && echo "#define FT_HRTIMER_HRES_ACTIVE	1"
+grep -Eq 'bool[[:space:]]+is_queued;' "$1/include/linux/hrtimer_types.h" && echo "#define FT_HRTIMER_IS_QUEUED_FIELD	1"
 
 # topology.c (7.3) claims a sched_domain_shared for the asym-capacity
 # domain and then, unconditionally, for the topmost LLC one: where they are

@@ -32,8 +32,9 @@ if ! cmp -s "$to/kflags.tmp" "$to/kflags" 2>/dev/null; then
 	stale=1
 fi
 rm -f "$to/kflags.tmp"
-cmp -s "$from/gen/prio_tables.c" "$to/gen/prio_tables.c" 2>/dev/null ||
-	cp "$from/gen/prio_tables.c" "$to/gen/prio_tables.c"
+for f in prio_tables.c profile_desc.h; do
+	cmp -s "$from/gen/$f" "$to/gen/$f" 2>/dev/null || cp "$from/gen/$f" "$to/gen/$f"
+done
 [ -n "$(find "$to/kbuild/.fairtest-prepared" -newer "$from/kbuild/.fairtest-prepared" 2>/dev/null)" ] ||
 	stale=1
 [ -z "$stale" ] || touch "$to/kbuild/.fairtest-prepared"

@@ -147,6 +147,30 @@ int ft_task_set_group(int id, int group);
 int ft_group_create(int parent);	/* id > 0, or -errno */
 int ft_group_set_shares(int group, unsigned long shares);
 int ft_group_destroy(int group);
+/*
+ * cpu.max: a quota of runtime per period (ns; FT_QUOTA_INF: no limit) and
+ * a burst. -EOPNOTSUPP where the profile has no CONFIG_CFS_BANDWIDTH.
+ */
+#define FT_QUOTA_INF	(~0ULL)
+int ft_group_set_bandwidth(int group, ft_u64 period_ns, ft_u64 quota_ns, ft_u64 burst_ns);
+struct ft_bandwidth_info {
+	ft_u64 quota, period;		/* as set */
+	ft_u64 runtime;			/* the global pool left this period */
+	int nr_periods, nr_throttled;	/* cpu.stat's counters */
+	bool period_active;		/* the period timer is running */
+};
+int ft_group_bandwidth(int group, struct ft_bandwidth_info *info);
+/* 1 if the group's queue on cpu is throttled, 0 if not, -errno */
+int ft_cfs_throttled(int cpu, int group);
+/*
+ * The tree throttles a running task on its way back to user space (7.x's
+ * task work), not at once: it may run on until its CPU's next interrupt
+ * exit or switch.
+ */
+bool ft_throttle_deferred(void);
+/* hrtick expiries on cpu since boot (0 without CONFIG_SCHED_HRTICK) */
+unsigned long ft_cpu_hrticks(int cpu);
+bool ft_hrtick_available(void);	/* the profile has CONFIG_SCHED_HRTICK */
 
 /* ---- driving time ---- */
 int ft_tick(int cpu);		/* one scheduler tick, then resched if asked */

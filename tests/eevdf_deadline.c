@@ -28,12 +28,14 @@ static void expect_scaled(struct kunit *test, ft_s64 got, ft_u64 slice,
  * up to date as the kernel's update_curr() does). Expect, at each sample,
  * the running task's deadline either unchanged and still ahead of its
  * vruntime, or moved to exactly vruntime + slice scaled by its weight.
+ * Slices end at a tick here: HRTICK off.
  */
 static void deadline_moves_only_when_vruntime_reaches_it(struct kunit *test)
 {
 	struct ft_task_info prev[3] = { 0 }, now;
 	int ids[2], moved = 0;
 
+	ft_test_features(test, "!HRTICK", NULL);
 	ids[0] = ft_test_fork(test, 5, 0);
 	ids[1] = ft_test_fork(test, 0, 0);
 	for (int i = 0; i < 2; i++)

@@ -32,12 +32,13 @@ static int fork_while_protected(struct kunit *test, int *a, ft_u64 b_slice)
  * quarter slice, so B is eligible with the earlier deadline (the EEVDF
  * pick). Expect A to keep the CPU (its slice is protected) until the
  * first tick after its deadline, and B to run then.
+ * Slices end at a tick here: HRTICK off.
  */
 static void run_to_parity_protects_curr_slice(struct kunit *test)
 {
 	int a, b;
 
-	ft_test_features(test, "RUN_TO_PARITY", "!PREEMPT_SHORT", NULL);
+	ft_test_features(test, "!HRTICK", "RUN_TO_PARITY", "!PREEMPT_SHORT", NULL);
 	b = fork_while_protected(test, &a, ft_base_slice() / 4);
 	KUNIT_EXPECT_EQ(test, ft_curr(0), a);
 	ft_run_for(ft_base_slice() / 3);

@@ -196,12 +196,16 @@ static void clock_jump_is_charged_to_the_running_task(struct kunit *test)
  * it, then the first tick after the fault to hand the CPU over. Reading
  * exec time calls update_curr(), which would preempt the overrunning task
  * as in the kernel, so it is read only at the end.
+ * Slices end at a tick here: HRTICK off.
  */
 static void lost_ticks_let_the_running_task_overrun(struct kunit *test)
 {
-	int a = ft_test_fork(test, 0, 0), b = ft_test_fork(test, 0, 0), cur;
 	ft_u64 switches, start;
+	int a, b, cur;
 
+	ft_test_features(test, "!HRTICK", NULL);
+	a = ft_test_fork(test, 0, 0);
+	b = ft_test_fork(test, 0, 0);
 	ft_run_for(10 * NSEC_PER_MSEC);
 	KUNIT_ASSERT_EQ(test, ft_inject_enable(FT_FP_TICK_LOST, 1), 0);
 	cur = ft_curr(0);
@@ -255,12 +259,16 @@ static void doubled_ticks_change_nothing(struct kunit *test)
  * the base slice. Expect the task running before it to keep the CPU until
  * that late tick, the other to get no time before it, and the late tick
  * to switch.
+ * Slices end at a tick here: HRTICK off.
  */
 static void delayed_tick_overruns_the_slice(struct kunit *test)
 {
-	int a = ft_test_fork(test, 0, 0), b = ft_test_fork(test, 0, 0), cur, other;
 	ft_u64 late = ft_tick_nsec() + ft_tick_nsec() + ft_base_slice();
+	int a, b, cur, other;
 
+	ft_test_features(test, "!HRTICK", NULL);
+	a = ft_test_fork(test, 0, 0);
+	b = ft_test_fork(test, 0, 0);
 	cur = ft_curr(0);
 	other = cur == a ? b : a;
 	KUNIT_ASSERT_EQ(test, ft_inject_nth(FT_FP_TICK_DELAYED, 1), 0);

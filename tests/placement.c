@@ -159,6 +159,7 @@ static void forks_fill_cores_before_smt_siblings(struct kunit *test)
  * reschedule IPI; with latency 0, S at once and no IPI. Where it is lazy
  * (7.x, resched_curr_lazy()), no IPI is sent whatever the latency: A
  * runs until CPU 1's next tick, S from that tick on.
+ * Slices end at a tick here: HRTICK off.
  */
 static void remote_wakeup_preempts_one_ipi_later(struct kunit *test)
 {
@@ -171,7 +172,7 @@ static void remote_wakeup_preempts_one_ipi_later(struct kunit *test)
 		int w, a, s;
 
 		ft_test_boot_topology(test, "mc-2");
-		ft_test_features(test, "RUN_TO_PARITY", "PREEMPT_SHORT", NULL);
+		ft_test_features(test, "!HRTICK", "RUN_TO_PARITY", "PREEMPT_SHORT", NULL);
 		ft_set_ipi_latency(lat[i]);
 		w = hog_on(test, 0);
 		attr.slice_ns = ft_base_slice() / 8;	/* below A's deadline once woken */

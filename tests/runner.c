@@ -17,6 +17,11 @@
 #ifndef FT_TREE_DESC
 #define FT_TREE_DESC "unknown"
 #endif
+#ifndef FT_PROFILE_DESC
+#define FT_PROFILE_DESC "unknown"
+#define FT_PROFILE_KERNEL "unknown"
+#define FT_PROFILE_DIFF ""
+#endif
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -1203,6 +1208,15 @@ static size_t select_cases(struct result **out)
 	return n;
 }
 
+/* Each option whose value here is not the kernel's, one KTAP comment each. */
+static void print_profile_diff(void)
+{
+	const char *d = FT_PROFILE_DIFF, *nl;
+
+	for (; (nl = strchr(d, '\n')); d = nl + 1)
+		printf("# fairtest config: %.*s\n", (int)(nl - d), d);
+}
+
 int main(int argc, char **argv)
 {
 	struct counts total = { 0 };
@@ -1241,7 +1255,10 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < n; i++)
 		nr_run += !i || res[i].suite != res[i - 1].suite;
-	printf("KTAP version 1\n# fairtest tree: %s\n# fairtest seed: %llu\n", FT_TREE_DESC, opt.seed);
+	printf("KTAP version 1\n# fairtest tree: %s\n# fairtest profile: %s, against %s\n",
+	       FT_TREE_DESC, FT_PROFILE_DESC, FT_PROFILE_KERNEL);
+	print_profile_diff();
+	printf("# fairtest seed: %llu\n", opt.seed);
 	kunit_hook_header();
 	printf("1..%zu\n", nr_run);
 	for (size_t i = 0, j, num = 1; i < n; i = j, num++) {

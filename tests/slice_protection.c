@@ -240,11 +240,11 @@ static void limit_within_deadline_across_nice_changes(struct kunit *test)
  * protected; B (200 us slice) ran 1 ms ahead of A and slept, so it comes
  * back ineligible and cannot preempt. Delayed dequeue is off so B leaves
  * the queue when it sleeps. Returns A and B, A running for 200 us since
- * its pick, B asleep.
+ * its pick, B asleep. Slices end at a tick here: HRTICK off.
  */
 static void a_protected_b_asleep_behind(struct kunit *test, int *a, int *b)
 {
-	ft_test_features(test, "!DELAY_DEQUEUE", NULL);
+	ft_test_features(test, "!HRTICK", "!DELAY_DEQUEUE", NULL);
 	*a = fork_slice(test, 0, 3 * NSEC_PER_MSEC);
 	ft_run_for(100 * NSEC_PER_USEC);
 	*b = fork_slice(test, 0, 200 * NSEC_PER_USEC);

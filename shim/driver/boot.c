@@ -157,6 +157,7 @@ static void init_rq(int cpu)
 	rq->max_idle_balance_cost = sysctl_sched_migration_cost;
 	rq->next_balance = jiffies;
 	rq->curr = rq->idle = ft_m.idle[cpu];
+	ft_hrtick_init(rq);
 	fairtest_irq_flags[cpu] = X86_EFLAGS_IF;
 	ft_cpu_up(cpu, rq->idle);
 }
@@ -206,6 +207,7 @@ int ft_boot(int nr_cpus)
 	if (err)
 		return err;
 	ft_switch_cpu(0);
+	ft_numa_boot();
 
 	memset(&root_task_group, 0, sizeof(root_task_group));
 	memset(&ft_root_domain, 0, sizeof(ft_root_domain));
@@ -221,6 +223,8 @@ int ft_boot(int nr_cpus)
 		return -ENOMEM;
 #endif
 	root_task_group.shares = ROOT_TASK_GROUP_LOAD;
+	ft_hrtimer_reset();
+	init_cfs_bandwidth(&root_task_group.cfs_bandwidth, NULL);
 	INIT_LIST_HEAD(&task_groups);
 	list_add(&root_task_group.list, &task_groups);
 	INIT_LIST_HEAD(&root_task_group.children);

@@ -339,6 +339,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	update_rq_clock(rq);
 	rq->clock_update_flags = RQCF_UPDATED;
 
+	ft_hrtick_clear(rq);
 	prev = rq->curr;
 	ft_m.resched_unseen[cpu] = false;	/* it schedules now anyway */
 	if (prev == ft_m.stopper[cpu] && !preempt) {
@@ -378,6 +379,8 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		ft_nohz_idle_enter(cpu);
 	else if (prev != next && prev == rq->idle)
 		ft_nohz_idle_exit(cpu);
+	/* next goes back to user space: its task works run on the way */
+	ft_task_work_run(cpu);
 }
 
 /*

@@ -63,6 +63,7 @@ struct ft_machine {
 	bool tick_stopped[NR_CPUS];	/* nohz: idle with its tick stopped */
 	bool resched_unseen[NR_CPUS];	/* flag set remotely, IPI on its way */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
+	unsigned long hrticks[NR_CPUS];	/* hrtick expiries (bandwidth.c) */
 	struct ft_idle_detector idle_det;
 	bool idle_clean;		/* no change since idle.c last looked (below) */
 	bool quiet;			/* no change since the last preemption point */
@@ -213,6 +214,10 @@ void ft_cpus_from_bits(struct cpumask *mask, u64 bits);
 
 /* smp.c: softirq, stopper, RCU, rq online */
 void ft_irq_exit(int cpu);
+void ft_task_work_run(int cpu);	/* task_work.c: on the way back to user space */
+/* hrtimers (seams/hrtimer.c) and hrtick (bandwidth.c) */
+void ft_hrtick_init(struct rq *rq);
+void ft_hrtick_clear(struct rq *rq);
 bool ft_stop_pending(int cpu);
 void ft_stopper_sleeps(struct rq *rq);
 bool ft_run_stoppers(void);

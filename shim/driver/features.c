@@ -86,12 +86,12 @@ static const struct ft_feature_probe probes[] = {
 #endif
 	  "tree has no lazy preemption: a wake-up preemption is an ordinary resched_curr()" },
 	{ "nohz_idle",
-#ifdef CONFIG_NO_HZ_IDLE
+#ifdef CONFIG_NO_HZ_COMMON	/* NO_HZ_IDLE, or NO_HZ_FULL (idle CPUs stop their tick too) */
 	  true,
 #else
 	  false,
 #endif
-	  "every CPU ticks in this profile (make check PROFILE=nohz has NO_HZ_IDLE)" },
+	  "every CPU ticks in this profile (PROFILE=nohz and PROFILE=debian stop idle ticks)" },
 };
 
 const char *ft_tree_lacks(const char *feature)

@@ -250,6 +250,33 @@ static void count_member(struct members *m, int n, struct sched_entity *se)
 #endif
 }
 
+/*
+ * A task queued below a throttled group stays queued in its own cfs_rq,
+ * but its group's entity left the hierarchy: the rq no longer counts it.
+ */
+static bool in_throttled_group(struct sched_entity *se)
+{
+#if defined(CONFIG_FAIR_GROUP_SCHED) && !defined(FT_FLAT_PICK)
+	for (se = se->parent; se; se = se->parent)
+		if (!se->on_rq)
+			return true;
+#endif
+	return false;
+}
+
+/*
+ * 7.x: a task of a throttled group dequeues itself on its way back to
+ * user space and waits in the group's limbo list, still on_rq.
+ */
+static bool task_in_limbo(struct task_struct *p)
+{
+#if defined(CONFIG_CFS_BANDWIDTH) && defined(FT_HAVE_CFS_THROTTLE_WORK)
+	return p->throttled;
+#else
+	return false;
+#endif
+}
+
 static void check_members(const struct members *c)
 {
 	struct cfs_rq *cfs_rq = c->cfs_rq;
@@ -442,7 +469,8 @@ void ft_check_invariants(struct rq *rq)
 				check_dequeued(&p->se, &ft_m.tasks[id].lag, 0);
 			continue;
 		}
-		queued += task_on_rq_queued(p);
+		queued += task_on_rq_queued(p) && !in_throttled_group(&p->se) &&
+			  !task_in_limbo(p);
 		count_member(members, n, &p->se);
 		check_dequeued(&p->se, &ft_m.tasks[id].lag, tree_max(members, n, &p->se, cpu));
 	}

@@ -161,6 +161,7 @@ static u64 next_event(u64 end)
 		next = min(next, budget_end_kept(cpu));
 	}
 	next = min(next, ft_next_ipi());
+	next = min(next, ft_hrtimer_next());
 	return min(next, next_wake());
 }
 
@@ -203,6 +204,16 @@ static void run_events(void)
 		ft_task_wake(id);
 	}
 	ft_deliver_ipis();
+	/* the hrtimers due (hrtick, bandwidth), then each CPU's interrupt exit */
+	if (ft_hrtimer_next() <= ft_m.now) {
+		u64 cpus = ft_hrtimer_run(ft_m.now);
+
+		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+			if (cpus & (1ULL << cpu)) {
+				ft_irq_exit(cpu);
+				ft_m.quiet = false;
+			}
+	}
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		if (ft_m.tick_stopped[cpu] || ft_m.next_tick[cpu] > ft_m.now)
 			continue;

@@ -52,6 +52,7 @@ void ft_irq_exit(int cpu)
 		else
 			softirq_vec[nr]();
 	}
+	ft_task_work_run(cpu);
 }
 
 /* ---- the CPU stopper ---- */

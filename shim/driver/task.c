@@ -92,6 +92,9 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	p->cpus_ptr = &p->cpus_mask;
 	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
 	INIT_LIST_HEAD(&p->se.group_node);
+#if defined(CONFIG_CFS_BANDWIDTH) && defined(FT_HAVE_CFS_THROTTLE_WORK)
+	init_cfs_throttle_work(p);
+#endif
 	set_slice(p, attr->slice_ns);
 	ft_set_load_weight(p, false);
 	init_entity_runnable_average(&p->se);

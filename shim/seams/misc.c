@@ -13,6 +13,9 @@
 #include <linux/cgroup.h>
 #include <linux/printk.h>
 #include <linux/prandom.h>
+#include <linux/ratelimit.h>
+#include <linux/static_call.h>
+#include <linux/preempt.h>
 #include "seam.h"
 #include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 
@@ -77,3 +80,49 @@ void preempt_schedule_thunk(void)
 {
 	SEAM_ABORT();
 }
+
+/*
+ * PREEMPT_DYNAMIC: preempt_enable() reaches preempt_schedule through a
+ * static call, whose target is the thunk above: the same abort.
+ */
+#ifdef CONFIG_PREEMPT_DYNAMIC
+DEFINE_STATIC_CALL(preempt_schedule, preempt_schedule_thunk);
+#endif
+
+/* Rate limits let every message through: the log is deterministic anyway. */
+int ___ratelimit(struct ratelimit_state *rs, const char *func)
+{
+	return 1;
+}
+
+/*
+ * get_random_u32_below(): fair.c draws for timer interleaving (the
+ * bandwidth period timer's first expiry). Deterministic, from the same
+ * generator as prandom above.
+ */
+u32 __get_random_u32_below(u32 ceil)
+{
+	static struct rnd_state state = { .s1 = 1 };
+
+	return (u32)(((u64)prandom_u32_state(&state) * ceil) >> 32);
+}
+
+/* The sysctl table's bounds; the table is never registered (above). */
+const int sysctl_vals[] = { 0, 1, 2, 3, 4, 100, 200, 1000, 3000, INT_MAX, 65535, -1 };
+
+int proc_dointvec_minmax(const struct ctl_table *table, int write, void *buffer,
+			 size_t *lenp, loff_t *ppos)
+{
+	SEAM_ABORT();
+}
+
+/*
+ * Retargeting a static call patches text (7.3's calc_group_shares mode
+ * switch, a debugfs write): nothing here makes one.
+ */
+#ifdef CONFIG_HAVE_STATIC_CALL
+void __static_call_update(struct static_call_key *key, void *tramp, void *func)
+{
+	SEAM_ABORT();
+}
+#endif

@@ -47,6 +47,16 @@ extern enum ft_point ft_slab_site;
 void ft_pcpu_reset(unsigned long start);
 long ft_slab_live_adjust(long delta);	/* slab.c: per-CPU objects count too */
 
+/* hrtimers on the virtual clock (hrtimer.c), run by the driver's loop */
+struct hrtimer;
+u64 ft_clock_now(void);
+void ft_hrtimer_start_on(struct hrtimer *timer, s64 expires, int cpu);
+u64 ft_hrtimer_next(void);
+u64 ft_hrtimer_run(u64 now);
+void ft_hrtimer_reset(void);
+
+void ft_numa_boot(void);	/* numa.c: one node of every CPU */
+
 /* The fake CPU the harness is executing as (see asm/percpu.h override). */
 extern int fairtest_cpu;
 void ft_switch_cpu(int cpu);

@@ -6,6 +6,7 @@
  * ft_boot() for the number of fake CPUs asked for. (alloc_percpu() is
  * seams/percpu.c.)
  */
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/topology.h>
@@ -81,3 +82,33 @@ unsigned int __bitmap_weight(const unsigned long *bitmap, unsigned int bits)
 		w += hweight_long(bitmap[k] & BITMAP_LAST_WORD_MASK(bits));
 	return w;
 }
+
+/*
+ * lib/cpumask.c: a CPU of both masks, the next after the one this CPU got
+ * last time, so that repeated calls spread (7.x picks NUMA-aware targets
+ * with it).
+ */
+unsigned int cpumask_any_and_distribute(const struct cpumask *src1p, const struct cpumask *src2p)
+{
+	static unsigned int prev[NR_CPUS];
+	unsigned int next;
+
+	next = find_next_and_bit_wrap(cpumask_bits(src1p), cpumask_bits(src2p),
+				      nr_cpumask_bits, prev[fairtest_cpu] + 1);
+	if (next < nr_cpu_ids)
+		prev[fairtest_cpu] = next;
+	return next;
+}
+
+#ifdef CONFIG_HOTPLUG_CPU
+/* kernel/cpu.c: no CPU comes or goes here, so the hotplug lock guards nothing. */
+void cpus_read_lock(void)
+{
+	SEAM_NOOP();
+}
+
+void cpus_read_unlock(void)
+{
+	SEAM_NOOP();
+}
+#endif

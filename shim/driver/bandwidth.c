@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What core.c does around fair.c's CFS bandwidth control and hrtick: the
+ * task-group tree walk throttling uses, the cpu.max write
+ * (tg_set_cfs_bandwidth: quota, period and burst set under the
+ * bandwidth lock, the pool refilled, the period timer started, each CPU's
+ * queue told and unthrottled), and the per-rq hrtick timer (armed by
+ * hrtick_start(), fired by the event loop through shim/seams/hrtimer.c,
+ * a tick of its own on expiry, cancelled when the CPU schedules). The
+ * validation of cpu.max against parents (__cfs_schedulable) is not
+ * modelled: tests set feasible limits. With them, uclamp's two entry
+ * points: no clamps are ever set.
+ */
+#include "driver.h"
+
+int walk_tg_tree_from(struct task_group *from, tg_visitor down, tg_visitor up, void *data)
+{
+	struct task_group *child;
+	int ret = down(from, data);
+
+	if (ret)
+		return ret;
+	list_for_each_entry_rcu(child, &from->children, siblings) {
+		ret = walk_tg_tree_from(child, down, up, data);
+		if (ret)
+			return ret;
+	}
+	return up(from, data);
+}
+
+int tg_nop(struct task_group *tg, void *data)
+{
+	return 0;
+}
+
+#ifdef CONFIG_CFS_BANDWIDTH
+/* cpu.max's limits, as core.c states them (in us from 7.2). */
+#ifdef FT_HAVE_MAX_BW_QUOTA_PERIOD_US
+const u64 max_bw_quota_period_us = 1 * USEC_PER_SEC;
+#define max_cfs_quota_period	(max_bw_quota_period_us * NSEC_PER_USEC)
+#else
+const u64 max_cfs_quota_period = 1 * NSEC_PER_SEC;
+#endif
+#define FT_MIN_CFS_QUOTA_PERIOD	NSEC_PER_MSEC
+
+int ft_group_set_bandwidth(int group, u64 period_ns, u64 quota_ns, u64 burst_ns)
+{
+	struct task_group *tg = ft_group_of(group);
+	struct cfs_bandwidth *cfs_b;
+	bool enabled, was_enabled;
+	int cpu;
+
+	ft_op_begin("group_set_bandwidth", group, quota_ns);
+	if (!tg || tg == &root_task_group)
+		return -EINVAL;
+	if (quota_ns == FT_QUOTA_INF)
+		quota_ns = RUNTIME_INF;
+	if (quota_ns < FT_MIN_CFS_QUOTA_PERIOD || period_ns < FT_MIN_CFS_QUOTA_PERIOD ||
+	    period_ns > max_cfs_quota_period)
+		return -EINVAL;
+	if (quota_ns != RUNTIME_INF && burst_ns > quota_ns)
+		return -EINVAL;
+	cfs_b = &tg->cfs_bandwidth;
+	enabled = quota_ns != RUNTIME_INF;
+	was_enabled = cfs_b->quota != RUNTIME_INF;
+	if (enabled && !was_enabled)
+		cfs_bandwidth_usage_inc();
+	ft_switch_cpu(0);
+	raw_spin_lock_irq(&cfs_b->lock);
+	cfs_b->period = ns_to_ktime(period_ns);
+	cfs_b->quota = quota_ns;
+	cfs_b->burst = burst_ns;
+	cfs_b->hierarchical_quota = quota_ns;
+	__refill_cfs_bandwidth_runtime(cfs_b);
+	if (enabled)
+		start_cfs_bandwidth(cfs_b);
+	raw_spin_unlock_irq(&cfs_b->lock);
+
+	for_each_online_cpu(cpu) {
+		struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
+		struct rq *rq = cpu_rq(cpu);
+		struct rq_flags rf;
+
+		ft_switch_cpu(cpu);
+		local_irq_disable();
+		rq_lock(rq, &rf);
+		cfs_rq->runtime_enabled = enabled;
+#ifdef FT_HAVE_CFS_THROTTLE_WORK
+		/* 7.x: a token positive runtime; unthrottling wants the clock updated */
+		cfs_rq->runtime_remaining = 1;
+		if (cfs_rq->throttled) {
+			update_rq_clock(rq);
+			unthrottle_cfs_rq(cfs_rq);
+		}
+#else
+		cfs_rq->runtime_remaining = 0;
+		if (cfs_rq->throttled)
+			unthrottle_cfs_rq(cfs_rq);
+#endif
+		rq_unlock(rq, &rf);
+		local_irq_enable();
+	}
+	if (was_enabled && !enabled)
+		cfs_bandwidth_usage_dec();
+	ft_resched_pending();
+	return 0;
+}
+
+int ft_cfs_throttled(int cpu, int group)
+{
+	struct cfs_rq *cfs_rq = ft_cfs_rq_of(cpu, group);
+
+	return cfs_rq ? cfs_rq->throttled : -EINVAL;
+}
+
+int ft_group_bandwidth(int group, struct ft_bandwidth_info *info)
+{
+	struct task_group *tg = ft_group_of(group);
+	struct cfs_bandwidth *cfs_b;
+
+	if (!tg)
+		return -EINVAL;
+	cfs_b = &tg->cfs_bandwidth;
+	*info = (struct ft_bandwidth_info){
+		.quota = cfs_b->quota == RUNTIME_INF ? FT_QUOTA_INF : cfs_b->quota,
+		.period = ktime_to_ns(cfs_b->period),
+		.runtime = cfs_b->runtime,
+		.nr_periods = cfs_b->nr_periods,
+		.nr_throttled = cfs_b->nr_throttled,
+		.period_active = cfs_b->period_active,
+	};
+	return 0;
+}
+#else
+int ft_group_set_bandwidth(int group, u64 period_ns, u64 quota_ns, u64 burst_ns)
+{
+	return -EOPNOTSUPP;
+}
+
+int ft_cfs_throttled(int cpu, int group)
+{
+	return -EOPNOTSUPP;
+}
+
+int ft_group_bandwidth(int group, struct ft_bandwidth_info *info)
+{
+	return -EOPNOTSUPP;
+}
+#endif /* CONFIG_CFS_BANDWIDTH */
+
+#ifdef CONFIG_SCHED_HRTICK
+/* core.c's hrtick(): a tick of the running class's own, between ticks. */
+static enum hrtimer_restart ft_hrtick(struct hrtimer *timer)
+{
+	struct rq *rq = container_of(timer, struct rq, hrtick_timer);
+	struct rq_flags rf;
+
+	rq_lock(rq, &rf);
+	update_rq_clock(rq);
+	rq->curr->sched_class->task_tick(rq, rq->curr, 1);
+	rq_unlock(rq, &rf);
+	ft_m.hrticks[cpu_of(rq)]++;
+	return HRTIMER_NORESTART;
+}
+
+void hrtick_start(struct rq *rq, u64 delay)
+{
+	/* core.c's floor: no slice shorter than 10 us is timed */
+	s64 delta = max_t(s64, delay, 10000LL);
+
+	rq->hrtick_time = ktime_add_ns(ns_to_ktime(ft_clock_now()), delta);
+	ft_hrtimer_start_on(&rq->hrtick_timer, rq->hrtick_time, cpu_of(rq));
+}
+
+void ft_hrtick_init(struct rq *rq)
+{
+#ifdef FT_HAVE_HRTIMER_SETUP
+	hrtimer_setup(&rq->hrtick_timer, ft_hrtick, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+#else
+	hrtimer_init(&rq->hrtick_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	rq->hrtick_timer.function = ft_hrtick;
+#endif
+}
+
+/* __schedule(): the running slice's timer goes; the next pick arms its own. */
+void ft_hrtick_clear(struct rq *rq)
+{
+	if (hrtimer_active(&rq->hrtick_timer))
+		hrtimer_cancel(&rq->hrtick_timer);
+}
+#else
+void ft_hrtick_init(struct rq *rq)
+{
+}
+
+void ft_hrtick_clear(struct rq *rq)
+{
+}
+#endif /* CONFIG_SCHED_HRTICK */
+
+bool ft_throttle_deferred(void)
+{
+#if defined(CONFIG_CFS_BANDWIDTH) && defined(FT_HAVE_CFS_THROTTLE_WORK)
+	return true;
+#else
+	return false;
+#endif
+}
+
+bool ft_hrtick_available(void)
+{
+	return IS_ENABLED(CONFIG_SCHED_HRTICK);
+}
+
+unsigned long ft_cpu_hrticks(int cpu)
+{
+	return cpu >= 0 && cpu < ft_m.nr_cpus ? ft_m.hrticks[cpu] : 0;
+}
+
+#ifdef CONFIG_UCLAMP_TASK
+/*
+ * No task or group here ever asks for a clamp: sched_uclamp_used stays
+ * off and every effective clamp is the unclamped range, as core.c
+ * reports it for such a task.
+ */
+DEFINE_STATIC_KEY_FALSE(sched_uclamp_used);
+
+unsigned long uclamp_eff_value(struct task_struct *p, enum uclamp_id clamp_id)
+{
+	return clamp_id == UCLAMP_MIN ? 0 : SCHED_CAPACITY_SCALE;
+}
+#endif

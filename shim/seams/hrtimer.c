@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seams owned by kernel/time/hrtimer.c: high-resolution timers on the
+ * virtual clock. A started timer goes into one small table, with the CPU
+ * it fires on (the CPU that started it, or the one hrtick_start() names);
+ * the driver's event loop asks for the earliest expiry and fires what is
+ * due (ft_hrtimer_run), in expiry order, on its CPU with interrupts off,
+ * restarting those whose function says so, as the hrtimer interrupt does.
+ * Every base reads as high resolution (hres_active), so hrtick is on
+ * where the HRTICK feature is. Time is CLOCK_MONOTONIC = the virtual ns.
+ */
+#include <linux/hrtimer.h>
+#include "seam.h"
+#include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
+
+#define FT_HRTIMERS	256
+
+
+static struct {
+	struct hrtimer *timer;
+	int cpu;
+} queued[FT_HRTIMERS];
+static int nr_queued;
+
+static struct hrtimer_cpu_base ft_hrtimer_cpu_base = {
+#ifdef FT_HRTIMER_HRES_ACTIVE
+	.hres_active = 1,
+#endif
+};
+
+#ifdef FT_HRTIMER_BASE_GET_TIME
+static ktime_t ft_hrtimer_get_time(void)
+{
+	return ns_to_ktime(ft_clock_now());
+}
+#endif
+
+static struct hrtimer_clock_base ft_hrtimer_base = {
+	.cpu_base = &ft_hrtimer_cpu_base,
+	.clockid = CLOCK_MONOTONIC,
+#ifdef FT_HRTIMER_BASE_GET_TIME
+	.get_time = ft_hrtimer_get_time,
+#endif
+};
+
+#ifdef FT_HRTIMER_HIGHRES_KEY
+/* 7.x reads "is this CPU high resolution" from one key: it is, always. */
+struct static_key_false hrtimer_highres_enabled_key = { .key = STATIC_KEY_INIT_TRUE };
+#endif
+
+#ifndef FT_HRTIMER_BASE_GET_TIME
+/* 7.x asks the timer's clock instead (an inline reads the base before). */
+ktime_t hrtimer_cb_get_time(const struct hrtimer *timer)
+{
+	return ns_to_ktime(ft_clock_now());
+}
+#endif
+
+static int find(const struct hrtimer *timer)
+{
+	for (int i = 0; i < nr_queued; i++)
+		if (queued[i].timer == timer)
+			return i;
+	return -1;
+}
+
+static void set_queued(struct hrtimer *timer, bool on)
+{
+#ifdef FT_HRTIMER_IS_QUEUED_FIELD
+	timer->is_queued = on;
+#else
+	timer->state = on ? HRTIMER_STATE_ENQUEUED : HRTIMER_STATE_INACTIVE;
+#endif
+}
+
+static void dequeue(int i)
+{
+	set_queued(queued[i].timer, false);
+	queued[i] = queued[--nr_queued];
+}
+
+static void init_timer(struct hrtimer *timer)
+{
+	memset(timer, 0, sizeof(*timer));
+	timer->base = &ft_hrtimer_base;
+}
+
+#ifdef FT_HAVE_HRTIMER_SETUP
+void hrtimer_setup(struct hrtimer *timer, enum hrtimer_restart (*function)(struct hrtimer *),
+		   clockid_t clock_id, enum hrtimer_mode mode)
+{
+	init_timer(timer);
+	ACCESS_PRIVATE(timer, function) = function;
+}
+#else
+void hrtimer_init(struct hrtimer *timer, clockid_t clock_id, enum hrtimer_mode mode)
+{
+	init_timer(timer);
+}
+#endif
+
+/* Queue (or move) @timer to fire at its expiry on @cpu. */
+void ft_hrtimer_start_on(struct hrtimer *timer, ktime_t expires, int cpu)
+{
+	int i = find(timer);
+
+	if (i < 0) {
+		if (nr_queued == FT_HRTIMERS)
+			ft_fault_here("too many hrtimers", __builtin_return_address(0),
+				      "%d queued", nr_queued);
+		i = nr_queued++;
+	}
+	hrtimer_set_expires(timer, expires);
+	queued[i].timer = timer;
+	queued[i].cpu = cpu;
+	set_queued(timer, true);
+}
+
+void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
+			    const enum hrtimer_mode mode)
+{
+	/* the slack a range allows is the timer's to use: fire at the start */
+	if (mode & HRTIMER_MODE_REL)
+		tim = ktime_add_ns(tim, ft_clock_now());
+	ft_hrtimer_start_on(timer, tim, fairtest_cpu);
+}
+
+int hrtimer_try_to_cancel(struct hrtimer *timer)
+{
+	int i = find(timer);
+
+	if (timer->base && timer->base->running == timer)
+		return -1;
+	if (i < 0)
+		return 0;
+	dequeue(i);
+	return 1;
+}
+
+int hrtimer_cancel(struct hrtimer *timer)
+{
+	int ret = hrtimer_try_to_cancel(timer);
+
+	/* single-threaded: a callback still running is the caller itself */
+	if (ret < 0)
+		ft_fault_here("hrtimer_cancel from its own callback", __builtin_return_address(0),
+			      "timer %p", timer);
+	return ret > 0;
+}
+
+bool hrtimer_active(const struct hrtimer *timer)
+{
+	return find(timer) >= 0 || (timer->base && timer->base->running == timer);
+}
+
+u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
+{
+	ktime_t delta = ktime_sub(now, hrtimer_get_expires(timer));
+	u64 orun = 1;
+
+	if (delta < 0)
+		return 0;
+	if (interval < 1)	/* hrtimer_resolution: 1 ns here */
+		interval = 1;
+	if (delta >= interval) {
+		orun = ktime_divns(delta, interval);
+		hrtimer_set_expires(timer, ktime_add_ns(hrtimer_get_expires(timer), interval * orun));
+		if (hrtimer_get_expires(timer) > now)
+			return orun;
+		orun++;
+	}
+	hrtimer_set_expires(timer, ktime_add_ns(hrtimer_get_expires(timer), interval));
+	return orun;
+}
+
+/* The earliest expiry of a queued timer, U64_MAX if none. */
+u64 ft_hrtimer_next(void)
+{
+	u64 next = U64_MAX;
+
+	for (int i = 0; i < nr_queued; i++)
+		next = min_t(u64, next, (u64)hrtimer_get_expires(queued[i].timer));
+	return next;
+}
+
+/*
+ * Fire every timer due at @now, earliest first (ties: the one queued
+ * first), each on its CPU with interrupts off; returns a mask of the
+ * CPUs that took one, whose interrupt exit the driver then runs.
+ */
+u64 ft_hrtimer_run(u64 now)
+{
+	u64 cpus = 0;
+
+	for (;;) {
+		struct hrtimer *timer;
+		enum hrtimer_restart (*fn)(struct hrtimer *);
+		int best = -1, cpu;
+
+		for (int i = 0; i < nr_queued; i++)
+			if ((u64)hrtimer_get_expires(queued[i].timer) <= now &&
+			    (best < 0 || hrtimer_get_expires(queued[i].timer) <
+					 hrtimer_get_expires(queued[best].timer)))
+				best = i;
+		if (best < 0)
+			return cpus;
+		timer = queued[best].timer;
+		cpu = queued[best].cpu;
+		dequeue(best);
+		cpus |= 1ULL << cpu;
+		ft_switch_cpu(cpu);
+		fn = ACCESS_PRIVATE(timer, function);
+		local_irq_disable();
+		timer->base->running = timer;
+		if (fn(timer) == HRTIMER_RESTART && find(timer) < 0)
+			ft_hrtimer_start_on(timer, hrtimer_get_expires(timer), cpu);
+		timer->base->running = NULL;
+		local_irq_enable();
+	}
+}
+
+/* A new machine: no timer survives the one before. */
+void ft_hrtimer_reset(void)
+{
+	while (nr_queued)
+		dequeue(0);
+}

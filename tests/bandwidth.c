@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CFS bandwidth control (cpu.max): a group given a quota per period runs
+ * at most that quota in each period, give or take what the accounting can
+ * overrun before it notices (a tick per CPU, paid back from the next
+ * period); a throttled queue is never picked and its tasks do not run;
+ * lifting the limit puts every task back. Oracles from the definition of
+ * cpu.max, checked by sampling the machine at short steps; the period
+ * timer, the slack timer and the unthrottle paths are fair.c's own, driven
+ * by the virtual clock. Skipped where the profile has no CFS_BANDWIDTH
+ * (make check PROFILE=debian has it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "harness.h"
+
+#define PERIOD_NS	(100 * NSEC_PER_MSEC)
+#define QUOTA_NS	(20 * NSEC_PER_MSEC)
+#define STEP_NS		(100 * 1000ULL)		/* 100 us samples */
+#define PERIODS		20
+
+struct bw_group {
+	int group, nr;
+	int ids[4];
+};
+
+/* A group of @nr CPU-bound tasks limited to @quota per PERIOD_NS. */
+static void bw_group_create(struct kunit *test, struct bw_group *g, int nr, ft_u64 quota)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	int ret;
+
+	g->group = ft_group_create(FT_ROOT_GROUP);
+	KUNIT_ASSERT_GT(test, g->group, 0);
+	ret = ft_group_set_bandwidth(g->group, PERIOD_NS, quota, 0);
+	if (ret == -EOPNOTSUPP)
+		kunit_skip(test, "profile has no CFS bandwidth control (make check PROFILE=debian has it)");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	attr.group = g->group;
+	g->nr = nr;
+	for (int i = 0; i < nr; i++) {
+		attr.cpu = i % ft_nr_cpus();
+		g->ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, g->ids[i], 0);
+	}
+}
+
+static ft_u64 bw_group_exec(struct kunit *test, const struct bw_group *g)
+{
+	ft_u64 sum = 0;
+
+	for (int i = 0; i < g->nr; i++)
+		sum += ft_test_info(test, g->ids[i]).exec_ns;
+	return sum;
+}
+
+static bool bw_group_runs(const struct bw_group *g, int cpu)
+{
+	int curr = ft_curr(cpu);
+
+	for (int i = 0; i < g->nr; i++)
+		if (g->ids[i] == curr)
+			return true;
+	return false;
+}
+
+/*
+ * What the accounting may overrun: a running task is charged at each tick
+ * (and at each switch), and the queue is throttled at the next check, so
+ * each CPU may run up to a tick past the quota; the overrun is paid back
+ * from the next period's quota.
+ */
+static ft_u64 bw_overrun(void)
+{
+	return ft_nr_cpus() * ft_tick_nsec();
+}
+
+/*
+ * On each CPU of the machine, two CPU-bound tasks in a group limited to
+ * 20 ms per 100 ms next to one task in the root group; 20 periods, sampled
+ * every 100 us. Expect, for every k, the group's run time in the first k
+ * periods after cpu.max was written to be at most the k + 1 quotas it was
+ * given (the write refills the pool at once, then one per period) plus
+ * one tick per CPU, and at least k - 1 quotas less that overrun: the
+ * group is limited, and gets its quota when it wants more.
+ */
+static void group_runs_at_most_its_quota_per_period(struct kunit *test)
+{
+	struct bw_group g;
+	ft_u64 start = ft_now(), base;
+	int cpus = ft_nr_cpus();
+
+	bw_group_create(test, &g, 2 * cpus, QUOTA_NS);
+	for (int cpu = 0; cpu < cpus; cpu++)
+		ft_test_fork(test, 0, cpu);
+	base = bw_group_exec(test, &g);
+	for (int k = 1; k <= PERIODS; k++) {
+		ft_u64 ran;
+
+		ft_run_for(start + k * PERIOD_NS - ft_now());
+		ran = bw_group_exec(test, &g) - base;
+		KUNIT_EXPECT_LE_MSG(test, ran, (k + 1) * QUOTA_NS + bw_overrun(),
+				    "the group ran %llu us in %d periods of a %llu us quota",
+				    ran / 1000, k, QUOTA_NS / 1000);
+		KUNIT_EXPECT_GE_MSG(test, ran + bw_overrun(), (k - 1) * QUOTA_NS,
+				    "the group ran only %llu us in %d periods of a %llu us quota",
+				    ran / 1000, k, QUOTA_NS / 1000);
+		if (k == PERIODS)
+			kunit_info(test, "%d CPUs: the group ran %llu us in %d periods of %llu us quota",
+				   cpus, ran / 1000, k, QUOTA_NS / 1000);
+	}
+}
+
+/*
+ * One CPU, two CPU-bound tasks in a group limited to 20 ms per 100 ms
+ * next to a root task; 10 periods sampled every 100 us. Expect that
+ * whenever the group's queue is throttled no task of the group is
+ * running, and that while it stays throttled with no period refill the
+ * group's tasks gain no run time. Where the tree throttles a running task
+ * on its way back to user space (7.x), the task that was running may go
+ * on until then: up to one tick (the interrupt exit), and no more.
+ */
+static void throttled_queue_is_never_picked(struct kunit *test)
+{
+	struct bw_group g;
+	struct ft_bandwidth_info bw;
+	ft_u64 end, grace = ft_throttle_deferred() ? ft_tick_nsec() : 0;
+	ft_u64 since = 0, exec_at_throttle = 0;
+	int periods_at_throttle = -1, throttled_samples = 0;
+
+	bw_group_create(test, &g, 2, QUOTA_NS);
+	ft_test_fork(test, 0, 0);
+	end = ft_now() + 10 * PERIOD_NS;
+	while (ft_now() < end) {
+		bool throttled;
+		ft_u64 exec;
+
+		ft_run_for(STEP_NS);
+		throttled = ft_cfs_throttled(0, g.group) == 1;
+		exec = bw_group_exec(test, &g);
+		KUNIT_ASSERT_EQ(test, ft_group_bandwidth(g.group, &bw), 0);
+		if (!throttled) {
+			periods_at_throttle = -1;
+			continue;
+		}
+		throttled_samples++;
+		if (periods_at_throttle != bw.nr_periods) {
+			/* throttled since the last step (or refilled and throttled again) */
+			since = ft_now() - STEP_NS;
+			exec_at_throttle = exec;
+			periods_at_throttle = bw.nr_periods;
+		}
+		KUNIT_ASSERT_FALSE_MSG(test, bw_group_runs(&g, 0) && ft_now() - since > grace,
+				       "task %d of a group throttled since %llu ns still runs at %llu ns",
+				       ft_curr(0), since, ft_now());
+		KUNIT_ASSERT_LE_MSG(test, exec - exec_at_throttle, grace,
+				    "a group throttled since %llu ns ran %llu ns more by %llu ns",
+				    since, exec - exec_at_throttle, ft_now());
+	}
+	kunit_info(test, "throttled at %d of %d samples, %d periods, %d throttled",
+		   throttled_samples, (int)(10 * PERIOD_NS / STEP_NS), bw.nr_periods,
+		   bw.nr_throttled);
+	KUNIT_EXPECT_GT(test, throttled_samples, 0);
+}
+
+/*
+ * One CPU, two CPU-bound tasks (nice 0) in a group limited to 20 ms per
+ * 100 ms next to a root task; run until the group is throttled, then lift
+ * the limit (cpu.max "max"). Expect at once no throttled queue, both
+ * tasks queued again with the run time they had, and over the next
+ * second the group and the root task sharing the CPU half and half (equal
+ * shares), within two base slices and two ticks.
+ */
+static void lifting_the_limit_unthrottles_everything(struct kunit *test)
+{
+	struct bw_group g;
+	ft_u64 before[2], g0, r0, ran_g, ran_r;
+	int root_task, steps = 0;
+
+	bw_group_create(test, &g, 2, QUOTA_NS);
+	root_task = ft_test_fork(test, 0, 0);
+	while (ft_cfs_throttled(0, g.group) != 1 && steps++ < 10000)
+		ft_run_for(STEP_NS);
+	KUNIT_ASSERT_EQ_MSG(test, ft_cfs_throttled(0, g.group), 1, "the group never throttled");
+	for (int i = 0; i < 2; i++)
+		before[i] = ft_test_info(test, g.ids[i]).exec_ns;
+	KUNIT_ASSERT_EQ(test, ft_group_set_bandwidth(g.group, PERIOD_NS, FT_QUOTA_INF, 0), 0);
+	KUNIT_EXPECT_EQ(test, ft_cfs_throttled(0, g.group), 0);
+	for (int i = 0; i < 2; i++) {
+		struct ft_task_info info = ft_test_info(test, g.ids[i]);
+
+		KUNIT_EXPECT_TRUE_MSG(test, info.on_rq, "task %d not queued after unthrottle", g.ids[i]);
+		KUNIT_EXPECT_EQ(test, info.exec_ns, before[i]);
+	}
+	g0 = bw_group_exec(test, &g);
+	r0 = ft_test_info(test, root_task).exec_ns;
+	ft_run_for(NSEC_PER_SEC);
+	ran_g = bw_group_exec(test, &g) - g0;
+	ran_r = ft_test_info(test, root_task).exec_ns - r0;
+	kunit_info(test, "after the limit went: group %llu us, root task %llu us", ran_g / 1000,
+		   ran_r / 1000);
+	KUNIT_EXPECT_LE(test, ran_g > ran_r ? ran_g - ran_r : ran_r - ran_g,
+			2 * (2 * ft_base_slice() + 2 * ft_tick_nsec()));
+}
+
+static struct kunit_case bandwidth_cases[] = {
+	KUNIT_CASE(group_runs_at_most_its_quota_per_period),
+	KUNIT_CASE(throttled_queue_is_never_picked),
+	KUNIT_CASE(lifting_the_limit_unthrottles_everything),
+	{}
+};
+
+static struct kunit_suite bandwidth_suite = {
+	.name = "fair_bandwidth",
+	.init = ft_test_boot_one_cpu,
+	.test_cases = bandwidth_cases,
+};
+
+kunit_test_suite(bandwidth_suite);
+
+static struct kunit_suite bandwidth_smp_suite = {
+	.name = "fair_bandwidth_smp",
+	.init = ft_test_boot_two_cpus,
+	.test_cases = (struct kunit_case[]){
+		KUNIT_CASE(group_runs_at_most_its_quota_per_period),
+		{}
+	},
+};
+
+kunit_test_suite(bandwidth_smp_suite);
