@@ -23,7 +23,7 @@ sleeper:6.12:base: sleeper:7.3:base:
 sleeper:6.12:base:!DELAY_DEQUEUE sleeper:7.3:base:!DELAY_DEQUEUE
 sleeper:7.3:debian: sleeper:7.3:debian:!DELAY_DEQUEUE
 cyclictest:6.12:base: cyclictest:7.3:base:
-cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base:"}
+cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base: cyclictest-rtapp:7.3:debian:"}
 logs=$top/build/fidelity
 mkdir -p "$logs" || exit 1
 
@@ -56,12 +56,13 @@ EOF
 	# and never its sched_runtime: the real tasks run with the default slice
 	# whatever dl-runtime says. The same real boots beside fairsim given the
 	# file without dl-runtime, which is what the real kernel ran.
-	grep -q '"dl-runtime"' "$top/fixtures/workloads/$w.json" || continue
+	# (alone on its CPU a task's slice decides nothing: beside others only)
+	case $w in cyclictest-rtapp) ;; *) continue ;; esac
 	nodl=$logs/$w-nodl.json
 	sed '/"dl-runtime"/d' "$top/fixtures/workloads/$w.json" >"$nodl" || exit 1
 	(cd "$dir" && "$dir/../../fairsim" --quiet --cpus 1 --seed 1 --duration "$duration" \
 		${feat:+--features "$feat"} --json sim-nodl.json "$nodl" >/dev/null &&
-	 "$dir/../../fairsim" --twin sim-nodl.json real-*.json --json twin-nodl.json >/dev/null) ||
+	 "$dir/../../fairsim" --twin sim-nodl.json real-*.json --json twin-nodl.json >/dev/null 2>&1) ||
 		{ echo "fairtest: fidelity.sh: fairsim on $nodl failed" >&2; exit 1; }
 	printf '%s\t%s\t%s\t%s\t%s\n' "$w, no dl-runtime" "$kv" "$prof" "${feat:-defaults}" "$dir"
 done | python3 -c '
@@ -75,9 +76,13 @@ for line in sys.stdin:
     w, kv, prof, feat, d = line.rstrip("\n").split("\t")
     t = json.load(open(d + ("/twin-nodl.json" if "no dl-runtime" in w else "/twin.json")))
     rows = {(r["task"], r["metric"]): r for r in t["rows"]}
-    for task_, m in [(task[w.split(",")[0]], m) for m in want] + [(None, "idle-CPU wake-up p50 us")]:
+    also = [("rtapp", "share %"), ("rtapp", "run per wake-up us")] if w.startswith("cyclictest-rtapp") else []
+    for task_, m in [(task[w.split(",")[0]], m) for m in want] + also + [(None, "idle-CPU wake-up p50 us")]:
         r = rows.get((task_, m))
         if not r:
+            continue
+        # a real run with no wake-up onto an idle CPU has no such latency
+        if m.startswith("idle-CPU") and not rows[(None, "idle-CPU wake-ups")]["real"]["mean"]:
             continue
         f, x = r["fairsim"], r["real"]
         print("| %s | %s | %s | %s | %s | %.2f | %.2f +/- %.2f [%.2f, %.2f] | %+.2f%s |" % (
