@@ -204,6 +204,8 @@ help:
 	@echo '  twin      WORKLOAD=f.json : f in fairsim and on the tree'"'"'s own kernel (Debian'"'"'s image of'
 	@echo '            its exact version) under QEMU, RUNS boots; the same analysis of both traces,'
 	@echo '            side by side (docs/twin.md; needs QEMU, no root, no network once cached)'
+	@echo '            twin/fidelity.sh [DURATION [RUNS]]: every one-CPU twin, one markdown table'
+	@echo '            (docs/fidelity.md); FAIRTEST_TWIN_APPEND=args: more kernel arguments'
 	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'
 	@echo '            shape and re-capture its sched-domain dumps into fixtures/topologies/qemu/,'
 	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'

@@ -59,7 +59,7 @@ timeout -k 5 "$limit" qemu-system-x86_64 $acc -m 1G -smp "$cpus" \
 	-display none -monitor none -nodefaults -no-reboot \
 	-serial "file:$tmp/console.log" -serial "file:$tmp/result.tgz" \
 	-kernel "$kimage/vmlinuz" -initrd "$tmp/initrd" \
-	-append "console=ttyS0 panic=-1 quiet cryptomgr.notests" >"$tmp/qemu.log" 2>&1 && rc=0 || rc=$?
+	-append "console=ttyS0 panic=-1 quiet cryptomgr.notests${FAIRTEST_TWIN_APPEND:+ $FAIRTEST_TWIN_APPEND}" >"$tmp/qemu.log" 2>&1 && rc=0 || rc=$?
 wall=$(($(date +%s) - start))
 rm -f "$tmp/initrd"
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
