@@ -3,9 +3,14 @@
 #
 # Reads fixtures/mutants/*.mutants and applies one mutant to a copy of
 # fair.c (see the format in the mutants file). One clear line on error.
+# A mutant whose code a profile does not compile ('needs: CONFIG_X ...')
+# does not apply there: with FT_AUTOCONF naming the build's autoconf.h, one
+# of those options off makes it "n/a", not a survivor nothing could catch.
 #
 # usage: mutant_apply.py --list FILE...
-#        mutant_apply.py NAME SRC DST FILE...
+#        [FT_AUTOCONF=autoconf.h] mutant_apply.py NAME SRC DST FILE...
+import os
+import re
 import sys
 
 
@@ -24,7 +29,7 @@ def parse(files):
                     continue
                 key, _, rest = line.partition(' ')
                 if key == 'mutant:':
-                    cur = {'name': rest.strip(), 'what': '', 'old': [], 'new': []}
+                    cur = {'name': rest.strip(), 'what': '', 'old': [], 'new': [], 'needs': []}
                     if cur['name'] in mutants:
                         die(f"{path}:{no}: mutant {cur['name']} defined twice")
                     mutants[cur['name']] = cur
@@ -32,10 +37,12 @@ def parse(files):
                     die(f"{path}:{no}: expected 'mutant: name' first")
                 elif key == 'what:':
                     cur['what'] = rest.strip()
+                elif key == 'needs:':
+                    cur['needs'] += rest.split()
                 elif key in ('-', '+'):
                     cur['old' if key == '-' else 'new'].append(rest.strip())
                 else:
-                    die(f"{path}:{no}: malformed line (want 'mutant:', 'what:', '- ' or '+ ')")
+                    die(f"{path}:{no}: malformed line (want 'mutant:', 'what:', 'needs:', '- ' or '+ ')")
     for m in mutants.values():
         if not m['old']:
             die(f"mutant {m['name']}: no '-' line to match")
@@ -53,6 +60,13 @@ def main(argv):
     if name not in mutants:
         die(f'unknown mutant {name}')
     m = mutants[name]
+    autoconf = os.environ.get('FT_AUTOCONF')
+    if m['needs'] and autoconf:
+        with open(autoconf) as f:
+            on = set(re.findall(r'^#define (CONFIG_\w+) 1$', f.read(), re.M))
+        off = [c for c in m['needs'] if c not in on]
+        if off:
+            die(f"does not apply: needs {' '.join(off)}, which this profile leaves off (PROFILE=debian has it)")
     with open(src) as f:
         lines = f.read().split('\n')
     k = len(m['old'])

@@ -41,7 +41,8 @@ printf '%-32s %-9s %s\n' MUTANT VERDICT 'CAUGHT BY'
 for name in $names; do
 	dir=$work/$name
 	mkdir -p "$dir/src"
-	if ! python3 "$apply" "$name" "$ksrc/kernel/sched/fair.c" "$dir/src/fair.c" \
+	if ! FT_AUTOCONF=$obj/kbuild/include/generated/autoconf.h \
+	     python3 "$apply" "$name" "$ksrc/kernel/sched/fair.c" "$dir/src/fair.c" \
 	     "$top"/fixtures/mutants/*.mutants 2>"$dir/apply.err"; then
 		printf '%-32s %-9s %s\n' "$name" n/a "$(sed -n '1s/^fairtest: //p' "$dir/apply.err")"
 		continue
