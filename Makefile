@@ -54,7 +54,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab domains-xcheck
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab domains-xcheck findings-real
 all: build
 
 build:
@@ -150,6 +150,13 @@ domains-xcheck:
 	 $(SF)/domains_xcheck.sh $$ksrc $(abspath $(O))/qemu-xcheck/$$(basename $$ksrc) \
 	 $(TOP)/fixtures/topologies/qemu $(SHAPES)
 
+# fairtest's findings on the tree's own kernel under QEMU (kunit.py): one
+# verdict line per finding. A developer's tool; CI needs no QEMU.
+findings-real:
+	@$(SF)/deps.sh
+	@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
+	 $(SF)/findings_real.sh $$ksrc $(abspath $(O))/qemu-findings/$$(basename $$ksrc)
+
 clean:
 	rm -rf $(O)
 
@@ -178,6 +185,9 @@ help:
 	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'
 	@echo '            shape and re-capture its sched-domain dumps into fixtures/topologies/qemu/,'
 	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'
+	@echo '  findings-real  build the tree'"'"'s kernel with fairtest'"'"'s KUnit cases (its kunit.py),'
+	@echo '            boot it under QEMU (TCG, 4 CPUs): one verdict line per finding of'
+	@echo '            tests/findings.c (shown / not shown / cannot be shown here: why)'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
