@@ -20,6 +20,7 @@
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/random.h>
+#include <uapi/linux/sched/types.h>
 #include <linux/mmu_context.h>
 #include "sched.h"
 
