@@ -155,7 +155,7 @@ domains-xcheck:
 findings-real:
 	@$(SF)/deps.sh
 	@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
-	 $(SF)/findings_real.sh $$ksrc $(abspath $(O))/qemu-findings/$$(basename $$ksrc)
+	 $(SF)/findings_real.sh $$ksrc $(abspath $(O))/qemu-findings/$$(basename $$ksrc) $(SERIES)
 
 clean:
 	rm -rf $(O)
@@ -187,7 +187,8 @@ help:
 	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'
 	@echo '  findings-real  build the tree'"'"'s kernel with fairtest'"'"'s KUnit cases (its kunit.py),'
 	@echo '            boot it under QEMU (TCG, 4 CPUs): one verdict line per finding of'
-	@echo '            tests/findings.c (shown / not shown / cannot be shown here: why)'
+	@echo '            tests/findings.c (shown / not shown / cannot be shown here: why);'
+	@echo '            SERIES=s: the tree with series s applied (an incremental kernel build)'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -209,7 +210,7 @@ help:
 	@echo '  TIMEOUT=s   per-case time limit in seconds ($(TIMEOUT))'
 	@echo '  FAIR_G=-g   full debug info for fair.c and the shim (gdb locals); default -g1:'
 	@echo '              lines and inline frames only, which keeps touch-fair.c-to-results fast'
-	@echo '  SERIES=s    for gate: a dir of *.patch (name order), an mbox (git format-patch,'
+	@echo '  SERIES=s    for gate and findings-real: a dir of *.patch (name order), an mbox (git format-patch,'
 	@echo '              b4), or a revision range A..B when KSRC is a git checkout'
 	@echo '  COVERAGE=0  gate without coverage (faster); default 1'
 	@echo '  FAIRTEST_CACHE=dir  where the default tree is unpacked'

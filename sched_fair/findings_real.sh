@@ -14,12 +14,16 @@
 #
 # The tree is read only: kunit.py runs in a scratch overlay (symlinks to
 # the tree, plus our case in kernel/sched/), kernel objects go to WORK.
+# With SERIES (what make gate takes), the files it touches are copies in
+# the overlay with the series applied, so the patched kernel is an
+# incremental build of the same WORK; the next run puts fresh copies of
+# the tree's own files back (new mtimes: kbuild rebuilds what they feed).
 #
-# usage: findings_real.sh KSRC WORK
+# usage: findings_real.sh KSRC WORK [SERIES]
 set -eu
-[ $# -eq 2 ] || { echo "usage: findings_real.sh KSRC WORK" >&2; exit 2; }
+[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: findings_real.sh KSRC WORK [SERIES]" >&2; exit 2; }
 [ -d "$1" ] || { echo "findings-real: no kernel tree at $1" >&2; exit 2; }
-ksrc=$(cd "$1" && pwd) work=$2
+ksrc=$(cd "$1" && pwd) work=$2 series=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 findings='vprot_reweight sds_double_claim min_slice_rotation'
 [ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
@@ -54,6 +58,29 @@ rm -f "$src/kernel/sched/Makefile"
 	echo 'obj-$(CONFIG_KUNIT) += fairtest_findings_kunit.o'
 	echo "CFLAGS_fairtest_findings_kunit.o +=$defs"
 } >"$src/kernel/sched/Makefile"
+# Undo the last run's series, then apply this one's.
+if [ -f "$src/.fairtest-patched" ]; then
+	while IFS= read -r f; do
+		rm -f "$src/$f"
+		[ ! -e "$ksrc/$f" ] || cp "$ksrc/$f" "$src/$f"
+	done <"$src/.fairtest-patched"
+	rm "$src/.fairtest-patched"
+fi
+label=
+if [ -n "$series" ]; then
+	rm -rf "$work/series"
+	python3 "$top/sched_fair/series.py" "$series" "$ksrc" "$work/series" >"$work/series.list" || exit 1
+	cut -f3- "$work/series.list" | tr '\t' '\n' | sort -u >"$src/.fairtest-patched"
+	while IFS= read -r f; do
+		rm -f "$src/$f"
+		[ ! -e "$ksrc/$f" ] || cp "$ksrc/$f" "$src/$f"
+	done <"$src/.fairtest-patched"
+	while IFS='	' read -r num name _; do
+		patch -d "$src" -p1 -N -F0 -s --no-backup-if-mismatch -r - -i "$work/series/$num.patch" >"$work/patch.log" 2>&1 ||
+			{ echo "findings-real: step $((10#$num)) ($name) of $series does not apply: $(head -n 1 "$work/patch.log")" >&2; exit 1; }
+	done <"$work/series.list"
+	label=" + $series ($(wc -l <"$work/series.list") patches)"
+fi
 cmp -s "$top/tests/qemu/findings_kunit.c" "$src/kernel/sched/fairtest_findings_kunit.c" ||
 	cp "$top/tests/qemu/findings_kunit.c" "$src/kernel/sched/fairtest_findings_kunit.c"
 grep -E '^(# )?CONFIG_' "$top/tests/qemu/findings.kunitconfig" >"$work/kunitconfig"
@@ -85,7 +112,7 @@ grep -q '# Subtest: fairtest_findings' "$log" ||
 
 grep -E '^ +# fairtest_|fairtest-verdict|^ +(not )?ok [0-9]+ fairtest_' "$log" | sed 's/^ *//'
 echo
-echo "findings-real: linux $version${deb:+ (Debian linux-source $deb)} at $ksrc, $(date -u +%Y-%m-%d)"
+echo "findings-real: linux $version${deb:+ (Debian linux-source $deb)}$label at $ksrc, $(date -u +%Y-%m-%d)"
 for f in $findings; do
 	v=$(sed -n "s/.*fairtest-verdict $f: //p" "$log" | head -n 1)
 	skip=$(sed -n "s/.*ok [0-9]* fairtest_$f # SKIP //p" "$log" | head -n 1)

@@ -15,7 +15,6 @@
  */
 #include <kunit/test.h>
 #include <linux/alloc_tag.h>
-#include <linux/codetag.h>
 #include <linux/cpuset.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
@@ -90,25 +89,29 @@ static void fairtest_vprot_reweight(struct kunit *test)
 #endif
 
 #if defined(FT_HAVE_HYBRID_CAPACITY) && defined(CONFIG_MEM_ALLOC_PROFILING)
-/* Live objects of __sds_alloc()'s kzalloc_node() (memory allocation profiling). */
+/*
+ * Live objects of __sds_alloc()'s kzalloc_node(), from its memory
+ * allocation profiling tag: vmlinux's tags lie between the linker's
+ * __start_alloc_tags and __stop_alloc_tags (a direct walk: the sorted
+ * alloc_tag_top_users() is quadratic, minutes under TCG).
+ */
+extern struct alloc_tag __start_alloc_tags[], __stop_alloc_tags[];
+
 static long sds_live(struct kunit *test)
 {
-	size_t max = 16384, nr;
-	struct codetag_bytes *tags = kvmalloc_array(max, sizeof(*tags), GFP_KERNEL);
-	long calls = -1;
+	static struct alloc_tag *tag;
 
-	KUNIT_ASSERT_NOT_NULL(test, tags);
+	if (!tag) {
+		for (struct alloc_tag *t = __start_alloc_tags; t < __stop_alloc_tags; t++)
+			if (!strcmp(t->ct.function, "__sds_alloc") &&
+			    strstr(t->ct.filename, "kernel/sched/topology.c"))
+				tag = t;
+		if (!tag)
+			return -1;
+	}
 	/* destroy_sched_domains() frees through call_rcu(). */
 	rcu_barrier();
-	nr = alloc_tag_top_users(tags, max, true);
-	for (size_t i = 0; i < nr; i++) {
-		struct codetag *ct = tags[i].ct;
-
-		if (!strcmp(ct->function, "__sds_alloc") && strstr(ct->filename, "kernel/sched/topology.c"))
-			calls = alloc_tag_read(ct_to_alloc_tag(ct)).calls;
-	}
-	kvfree(tags);
-	return calls;
+	return alloc_tag_read(tag).calls;
 }
 
 static long rebuilds_leak(struct kunit *test, int n)
