@@ -93,18 +93,21 @@ static void fairtest_vprot_reweight(struct kunit *test)
  * Live objects of __sds_alloc()'s kzalloc_node(), from its memory
  * allocation profiling tag: vmlinux's tags lie between the linker's
  * __start_alloc_tags and __stop_alloc_tags (a direct walk: the sorted
- * alloc_tag_top_users() is quadratic, minutes under TCG).
+ * alloc_tag_top_users() is quadratic, minutes under TCG). __sds_alloc()
+ * has two sites: the per-CPU array of pointers (alloc_percpu(), freed
+ * after every build), then the objects, on a later line.
  */
 extern struct alloc_tag __start_alloc_tags[], __stop_alloc_tags[];
 
+static struct alloc_tag *tag;
+
 static long sds_live(struct kunit *test)
 {
-	static struct alloc_tag *tag;
-
 	if (!tag) {
 		for (struct alloc_tag *t = __start_alloc_tags; t < __stop_alloc_tags; t++)
 			if (!strcmp(t->ct.function, "__sds_alloc") &&
-			    strstr(t->ct.filename, "kernel/sched/topology.c"))
+			    strstr(t->ct.filename, "kernel/sched/topology.c") &&
+			    (!tag || t->ct.lineno > tag->ct.lineno))
 				tag = t;
 		if (!tag)
 			return -1;
@@ -152,12 +155,14 @@ static void fairtest_sds_double_claim(struct kunit *test)
 		kunit_skip(test, "no __sds_alloc() allocation site in this tree's topology.c");
 	for_each_online_cpu(cpu)
 		big += arch_scale_cpu_capacity(cpu) == SCHED_CAPACITY_SCALE;
+	kunit_info(test, "objects counted at %s:%u\n", tag->ct.filename, tag->ct.lineno);
 	kunit_info(test, "as booted: %d of %d CPUs at capacity %lu, hybrid CPU flag %d, asym capacity %d\n",
 		   big, num_online_cpus(), SCHED_CAPACITY_SCALE,
 		   boot_cpu_has(X86_FEATURE_HYBRID_CPU), sched_asym_cpucap_active());
 
 	sym = rebuilds_leak(test, n);
-	kunit_info(test, "symmetric: live sched_domain_shared objects after %d rebuilds: %+ld\n", n, sym);
+	kunit_info(test, "symmetric: live sched_domain_shared objects after %d rebuilds: %+ld (%ld live)\n",
+		   n, sym, sds_live(test));
 
 	KUNIT_ASSERT_TRUE(test, arch_enable_hybrid_capacity_scale());
 	for_each_online_cpu(cpu)
@@ -166,8 +171,10 @@ static void fairtest_sds_double_claim(struct kunit *test)
 	rcu_read_lock();
 	sd_asym = lowest_flag_domain(0, SD_ASYM_CPUCAPACITY_FULL);
 	sd_llc = highest_flag_domain(0, SD_SHARE_LLC);
-	kunit_info(test, "capacities 1024/512 set: CPU0's asym-full domain %s, topmost LLC domain %s\n",
-		   sd_asym ? sd_asym->name : "none", sd_llc ? sd_llc->name : "none");
+	kunit_info(test, "capacities 1024/512 set: CPU0's asym-full domain %s, topmost LLC domain %s; its shared object ref %d, claimed as %#x; %ld objects live\n",
+		   sd_asym ? sd_asym->name : "none", sd_llc ? sd_llc->name : "none",
+		   sd_llc && sd_llc->shared ? atomic_read(&sd_llc->shared->ref) : -1,
+		   sd_llc && sd_llc->shared ? sd_llc->shared->nr_idle_scan : -1, sds_live(test));
 	rcu_read_unlock();
 	if (!sd_asym || sd_asym != sd_llc) {
 		for_each_online_cpu(cpu)
