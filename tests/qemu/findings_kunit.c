@@ -28,8 +28,8 @@
 
 #ifdef FT_HAVE_VPROT
 /*
- * The running task (this case's own kthread, nice 0, alone on its CPU)
- * wakes from a 1-jiffy sleep, so it has just been picked and
+ * The running task (this case's own kthread, nice 0, on an otherwise
+ * idle guest) wakes from a 1-jiffy sleep, so it has just been picked and
  * set_protect_slice() gave it a live protection; then, with IRQs off so no
  * tick or pick intervenes, set_user_nice() (what setpriority(2) calls)
  * makes it nice -10. Expect its live protection (vruntime < vprot) at or
