@@ -40,6 +40,7 @@ defs=
 grep -Eq '^[[:space:]]+u64[[:space:]]+vprot;' "$ksrc/include/linux/sched.h" && defs="$defs -DFT_HAVE_VPROT"
 grep -q '^void arch_set_cpu_capacity(' "$ksrc/arch/x86/include/asm/topology.h" && defs="$defs -DFT_HAVE_HYBRID_CAPACITY"
 grep -Eq '^[[:space:]]+u64[[:space:]]+min_slice;' "$ksrc/include/linux/sched.h" && defs="$defs -DFT_HAVE_MIN_SLICE"
+grep -q '^static int __sds_alloc(' "$ksrc/kernel/sched/topology.c" && defs="$defs -DFT_HAVE_SDS_ALLOC"
 
 # The overlay, made once per tree; kunit.py finds the tree from its own
 # real path, so its directory is a copy, not links.
@@ -125,7 +126,11 @@ for f in $findings; do
 	else
 		case $f in
 		vprot_reweight) v="cannot be shown here: this tree has no se->vprot (the finding is 7.x's)" ;;
-		sds_double_claim) v="cannot be shown here: no x86 arch_set_cpu_capacity() in this tree to give CPUs different capacities" ;;
+		sds_double_claim)
+			case $defs in
+			*SDS_ALLOC*) v="cannot be shown here: no x86 arch_set_cpu_capacity() in this tree to give CPUs different capacities" ;;
+			*) v="cannot be shown here: this tree's topology.c has no __sds_alloc() (the per-build sched_domain_shared claims are 7.x's)" ;;
+			esac ;;
 		min_slice_rotation) v="cannot be shown here: this tree has no se->min_slice" ;;
 		esac
 	fi

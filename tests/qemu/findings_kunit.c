@@ -11,7 +11,9 @@
  * tree lacks is switched off by -D flags the script derives from the tree:
  * FT_HAVE_VPROT (se->vprot, 7.x), FT_HAVE_HYBRID_CAPACITY (x86's
  * arch_set_cpu_capacity(), which intel_pstate calls on hybrid CPUs),
- * FT_HAVE_MIN_SLICE (se->min_slice, the augmented minimum, 6.12 on).
+ * FT_HAVE_MIN_SLICE (se->min_slice, the augmented minimum, 6.12 on),
+ * FT_HAVE_SDS_ALLOC (topology.c's __sds_alloc(): one sched_domain_shared
+ * per CPU per build, claimed by domains, 7.x).
  */
 #include <kunit/test.h>
 #include <linux/alloc_tag.h>
@@ -88,7 +90,7 @@ static void fairtest_vprot_reweight(struct kunit *test)
 }
 #endif
 
-#if defined(FT_HAVE_HYBRID_CAPACITY) && defined(CONFIG_MEM_ALLOC_PROFILING)
+#if defined(FT_HAVE_HYBRID_CAPACITY) && defined(FT_HAVE_SDS_ALLOC) && defined(CONFIG_MEM_ALLOC_PROFILING)
 /*
  * Live objects of __sds_alloc()'s kzalloc_node(), from its memory
  * allocation profiling tag: vmlinux's tags lie between the linker's
@@ -314,7 +316,7 @@ static struct kunit_case fairtest_findings_cases[] = {
 #ifdef FT_HAVE_VPROT
 	KUNIT_CASE(fairtest_vprot_reweight),
 #endif
-#if defined(FT_HAVE_HYBRID_CAPACITY) && defined(CONFIG_MEM_ALLOC_PROFILING)
+#if defined(FT_HAVE_HYBRID_CAPACITY) && defined(FT_HAVE_SDS_ALLOC) && defined(CONFIG_MEM_ALLOC_PROFILING)
 	KUNIT_CASE(fairtest_sds_double_claim),
 #endif
 #ifdef FT_HAVE_MIN_SLICE
