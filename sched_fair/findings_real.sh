@@ -78,7 +78,7 @@ if [ -n "$series" ]; then
 	done <"$src/.fairtest-patched"
 	while IFS='	' read -r num name _; do
 		patch -d "$src" -p1 -N -F0 -s --no-backup-if-mismatch -r - -i "$work/series/$num.patch" >"$work/patch.log" 2>&1 ||
-			{ echo "findings-real: step $((10#$num)) ($name) of $series does not apply: $(head -n 1 "$work/patch.log")" >&2; exit 1; }
+			{ echo "findings-real: step $(echo "$num" | sed "s/^0*//") ($name) of $series does not apply: $(head -n 1 "$work/patch.log")" >&2; exit 1; }
 	done <"$work/series.list"
 	label=" + $series ($(wc -l <"$work/series.list") patches)"
 fi
