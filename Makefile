@@ -64,7 +64,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab twin domains-xcheck
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab twin domains-xcheck findings-real
 all: build
 
 build:
@@ -174,6 +174,13 @@ domains-xcheck:
 	 $(SF)/domains_xcheck.sh $$ksrc $(abspath $(O))/qemu-xcheck/$$(basename $$ksrc) \
 	 $(TOP)/fixtures/topologies/qemu $(SHAPES)
 
+# fairtest's findings on the tree's own kernel under QEMU (kunit.py): one
+# verdict line per finding. A developer's tool; CI needs no QEMU.
+findings-real:
+	@$(SF)/deps.sh
+	@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
+	 $(SF)/findings_real.sh $$ksrc $(abspath $(O))/qemu-findings/$$(basename $$ksrc) $(SERIES)
+
 clean:
 	rm -rf $(O)
 
@@ -209,6 +216,10 @@ help:
 	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'
 	@echo '            shape and re-capture its sched-domain dumps into fixtures/topologies/qemu/,'
 	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'
+	@echo '  findings-real  build the tree'"'"'s kernel with fairtest'"'"'s KUnit cases (its kunit.py),'
+	@echo '            boot it under QEMU (TCG, 4 CPUs): one verdict line per finding of'
+	@echo '            tests/findings.c (shown / not shown / cannot be shown here: why);'
+	@echo '            SERIES=s: the tree with series s applied (an incremental kernel build)'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -232,7 +243,7 @@ help:
 	@echo '  TIMEOUT=s   per-case time limit in seconds ($(TIMEOUT))'
 	@echo '  FAIR_G=-g   full debug info for fair.c and the shim (gdb locals); default -g1:'
 	@echo '              lines and inline frames only, which keeps touch-fair.c-to-results fast'
-	@echo '  SERIES=s    for gate: a dir of *.patch (name order), an mbox (git format-patch,'
+	@echo '  SERIES=s    for gate and findings-real: a dir of *.patch (name order), an mbox (git format-patch,'
 	@echo '              b4), or a revision range A..B when KSRC is a git checkout'
 	@echo '  COVERAGE=0  gate without coverage (faster); default 1'
 	@echo '  MUTANTS=g   make mutate: only the mutants whose names match the glob(s)'

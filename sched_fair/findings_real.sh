@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make findings-real: fairtest's findings (tests/findings.c,
+# tests/slice_protection.c) shown, or not, on the tree's own kernel. The
+# tree's kunit.py builds a small x86_64 kernel (tests/qemu/findings.kunitconfig)
+# with fairtest's KUnit cases (tests/qemu/findings_kunit.c) and boots it
+# under QEMU (TCG, sched_fair/qemu_tcg.sh) with 4 CPUs; each case drives
+# the running scheduler into its finding and prints what it saw. Ends with
+# one verdict line per finding: shown, not shown, or cannot be shown here
+# (why). Exit 0 when every case ran (a finding that shows is an answer,
+# not an error); non-zero when the kernel did not build or boot. Like
+# domains-xcheck a developer's tool: CI needs no QEMU for it.
+#
+# The tree is read only: kunit.py runs in a scratch overlay (symlinks to
+# the tree, plus our case in kernel/sched/), kernel objects go to WORK.
+# With SERIES (what make gate takes), the files it touches are copies in
+# the overlay with the series applied, so the patched kernel is an
+# incremental build of the same WORK; the next run puts fresh copies of
+# the tree's own files back (new mtimes: kbuild rebuilds what they feed).
+#
+# usage: findings_real.sh KSRC WORK [SERIES]
+set -eu
+[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: findings_real.sh KSRC WORK [SERIES]" >&2; exit 2; }
+[ -d "$1" ] || { echo "findings-real: no kernel tree at $1" >&2; exit 2; }
+ksrc=$(cd "$1" && pwd) work=$2 series=${3:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+findings='vprot_reweight sds_double_claim min_slice_rotation'
+[ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
+	{ echo "findings-real: $ksrc has no tools/testing/kunit/kunit.py" >&2; exit 2; }
+
+"$top/sched_fair/deps.sh" qemu-system-x86
+"$top/sched_fair/tree.sh" --complete "$ksrc"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+src=$work/src kbuild=$work/kbuild
+
+# What the tree has decides which cases are built (-D flags of the case).
+defs=
+grep -Eq '^[[:space:]]+u64[[:space:]]+vprot;' "$ksrc/include/linux/sched.h" && defs="$defs -DFT_HAVE_VPROT"
+grep -q '^void arch_set_cpu_capacity(' "$ksrc/arch/x86/include/asm/topology.h" && defs="$defs -DFT_HAVE_HYBRID_CAPACITY"
+grep -Eq '^[[:space:]]+u64[[:space:]]+min_slice;' "$ksrc/include/linux/sched.h" && defs="$defs -DFT_HAVE_MIN_SLICE"
+grep -q '^static int __sds_alloc(' "$ksrc/kernel/sched/topology.c" && defs="$defs -DFT_HAVE_SDS_ALLOC"
+
+# The overlay, made once per tree; kunit.py finds the tree from its own
+# real path, so its directory is a copy, not links.
+if [ "$(cat "$src/.fairtest-overlay-of" 2>/dev/null)" != "$ksrc" ]; then
+	echo "findings-real: overlay of $ksrc in $src" >&2
+	rm -rf "$src" "$kbuild"
+	mkdir -p "$src"
+	cp -as "$ksrc/." "$src/"
+	rm -rf "$src/tools/testing/kunit"
+	cp -rL "$ksrc/tools/testing/kunit" "$src/tools/testing/kunit"
+	echo "$ksrc" >"$src/.fairtest-overlay-of"
+fi
+rm -f "$src/kernel/sched/Makefile"
+{
+	cat "$ksrc/kernel/sched/Makefile"
+	echo 'obj-$(CONFIG_KUNIT) += fairtest_findings_kunit.o'
+	echo "CFLAGS_fairtest_findings_kunit.o +=$defs"
+} >"$src/kernel/sched/Makefile"
+# Undo the last run's series, then apply this one's.
+if [ -f "$src/.fairtest-patched" ]; then
+	while IFS= read -r f; do
+		rm -f "$src/$f"
+		[ ! -e "$ksrc/$f" ] || cp "$ksrc/$f" "$src/$f"
+	done <"$src/.fairtest-patched"
+	rm "$src/.fairtest-patched"
+fi
+label=
+if [ -n "$series" ]; then
+	rm -rf "$work/series"
+	python3 "$top/sched_fair/series.py" "$series" "$ksrc" "$work/series" >"$work/series.list" || exit 1
+	cut -f3- "$work/series.list" | tr '\t' '\n' | sort -u >"$src/.fairtest-patched"
+	while IFS= read -r f; do
+		rm -f "$src/$f"
+		[ ! -e "$ksrc/$f" ] || cp "$ksrc/$f" "$src/$f"
+	done <"$src/.fairtest-patched"
+	while IFS='	' read -r num name _; do
+		patch -d "$src" -p1 -N -F0 -s --no-backup-if-mismatch -r - -i "$work/series/$num.patch" >"$work/patch.log" 2>&1 ||
+			{ echo "findings-real: step $(echo "$num" | sed "s/^0*//") ($name) of $series does not apply: $(head -n 1 "$work/patch.log")" >&2; exit 1; }
+	done <"$work/series.list"
+	label=" + $series ($(wc -l <"$work/series.list") patches)"
+fi
+cmp -s "$top/tests/qemu/findings_kunit.c" "$src/kernel/sched/fairtest_findings_kunit.c" ||
+	cp "$top/tests/qemu/findings_kunit.c" "$src/kernel/sched/fairtest_findings_kunit.c"
+grep -E '^(# )?CONFIG_' "$top/tests/qemu/findings.kunitconfig" >"$work/kunitconfig"
+
+FAIRTEST_QEMU=$(command -v qemu-system-x86_64)
+export FAIRTEST_QEMU
+mkdir -p "$work/bin"
+ln -sf "$top/sched_fair/qemu_tcg.sh" "$work/bin/qemu-system-x86_64"
+PATH=$work/bin:$PATH
+
+kunit="python3 $src/tools/testing/kunit/kunit.py"
+common="--arch=x86_64 --build_dir=$kbuild --kunitconfig=$work/kunitconfig"
+echo "findings-real: building the kernel in $kbuild (kunit.py config + build)" >&2
+$kunit config $common >"$work/config.log" 2>&1 ||
+	{ tail -n 20 "$work/config.log" >&2; echo "findings-real: kunit.py config failed (full output: $work/config.log)" >&2; exit 1; }
+$kunit build $common --jobs="$(nproc)" >"$work/build.log" 2>&1 ||
+	{ tail -n 20 "$work/build.log" >&2; echo "findings-real: kunit.py build failed (full output: $work/build.log)" >&2; exit 1; }
+
+version=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = *//p' "$ksrc/Makefile" | paste -sd.)
+deb=$(cat "$ksrc/.fairtest-version" 2>/dev/null || true)
+echo "findings-real: booting linux $version under $("$FAIRTEST_QEMU" --version | head -n 1 | sed 's/ (.*//'), TCG, -smp 4" >&2
+log=$work/exec.log
+# kunit.py exits non-zero when a case fails, which is how a finding shows:
+# the log, not the exit code, says whether the kernel ran the cases.
+$kunit exec $common --qemu_args=-smp --qemu_args=4 --raw_output=all fairtest_findings >"$log" 2>&1 || true
+sed -i 's/\r$//' "$log"
+grep -q '# Subtest: fairtest_findings' "$log" ||
+	{ tail -n 20 "$log" >&2; echo "findings-real: the kernel did not run the fairtest_findings cases (full output: $log)" >&2; exit 1; }
+
+grep -E '^ +# fairtest_|fairtest-verdict|^ +(not )?ok [0-9]+ fairtest_' "$log" | sed 's/^ *//'
+echo
+echo "findings-real: linux $version${deb:+ (Debian linux-source $deb)}$label at $ksrc, $(date -u +%Y-%m-%d)"
+for f in $findings; do
+	v=$(sed -n "s/.*fairtest-verdict $f: //p" "$log" | head -n 1)
+	skip=$(sed -n "s/.*ok [0-9]* fairtest_$f # SKIP //p" "$log" | head -n 1)
+	if [ -n "$v" ]; then
+		:
+	elif [ -n "$skip" ]; then
+		v="cannot be shown here: $skip"
+	elif grep -q "ok [0-9]* fairtest_$f" "$log"; then
+		v="no verdict printed (see $log)"
+	else
+		case $f in
+		vprot_reweight) v="cannot be shown here: this tree has no se->vprot (the finding is 7.x's)" ;;
+		sds_double_claim)
+			case $defs in
+			*SDS_ALLOC*) v="cannot be shown here: no x86 arch_set_cpu_capacity() in this tree to give CPUs different capacities" ;;
+			*) v="cannot be shown here: this tree's topology.c has no __sds_alloc() (the per-build sched_domain_shared claims are 7.x's)" ;;
+			esac ;;
+		min_slice_rotation) v="cannot be shown here: this tree has no se->min_slice" ;;
+		esac
+	fi
+	echo "finding $f: $v"
+done
