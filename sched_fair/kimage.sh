@@ -15,12 +15,10 @@
 # package chosen is the first of those whose version is the tree's and which
 # holds a kernel (more than 1 MB installed).
 #
-# usage: kimage.sh [--cached] KSRC   (--cached: fetch nothing; fail if not here)
+# usage: kimage.sh KSRC
 set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
-cached_only=0
-[ "${1:-}" != --cached ] || { cached_only=1; shift; }
-[ $# -eq 1 ] || die "usage: kimage.sh [--cached] KSRC"
+[ $# -eq 1 ] || die "usage: kimage.sh KSRC"
 ksrc=$1
 cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}
 
@@ -41,7 +39,6 @@ if [ -f "$out/vmlinuz" ] && [ -f "$out/config" ]; then
 	echo "$out"
 	exit 0
 fi
-[ "$cached_only" = 0 ] || die "Debian's image of $version is not fetched yet"
 
 . "$(dirname "$0")/apt.sh"
 apt_private_update

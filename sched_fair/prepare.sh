@@ -61,11 +61,10 @@ if grep -q '^#take ' "$profile"; then
 	kdir=$("$here/kimage.sh" "$ksrc") ||
 		fail "profile $(basename "$profile" .config) takes options from Debian's config of $ksrc, which could not be had (above)"
 	kconfig=$kdir/config
-elif kdir=$("$here/kimage.sh" --cached "$ksrc" 2>/dev/null); then
-	# Compared with, never read from: a profile that takes nothing is
-	# still told apart from the kernel where its config is at hand.
-	kconfig=$kdir/config
 fi
+# A profile that takes nothing is not compared with the kernel's config:
+# whether Debian's image happens to be in the cache (make twin fetches it)
+# must not change what the same tree and seed print.
 awk -v dir="$(dirname "$profile")" -v kconfig="$kconfig" -v compare="$kb/profile.compare" \
 	-v relevant="$(dirname "$profile")/debian.config" '
 function set(opt, line) {
@@ -176,7 +175,7 @@ FILENAME == ARGV[1] {
 }
 END {
 	printf "#define FT_PROFILE_DESC \"%s\"\n", name
-	printf "#define FT_PROFILE_KERNEL \"%s\"\n", kernel == "" ? "no Debian config at hand to compare with" : kernel
+	printf "#define FT_PROFILE_KERNEL \"%s\"\n", kernel == "" ? "none: the profile takes no option from a kernel config" : kernel
 	# sorted, so the header is the same every run
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && diff[j - 1] > diff[j]; j--) { t = diff[j]; diff[j] = diff[j - 1]; diff[j - 1] = t }
 	printf "#define FT_PROFILE_DIFF \\\n"
