@@ -176,8 +176,9 @@ void sim_an_end(struct sim_an *a, ft_u64 end);
 /*
  * The machine's costs by default: the kernel's timer slack of a normal
  * task (50 us); the CPU time a task spends per wake-up and an idle CPU's
- * delay from a wake-up to its switch, as measured on a Debian 12 VM
- * (docs/twin-analysis.md).
+ * delay from a wake-up to its switch: estimates read from single rt-app
+ * traces on a Debian 12 VM, not a calibration (docs/twin-analysis.md;
+ * docs/fidelity.md has what the twin's real runs measured).
  */
 #define SIM_TIMER_SLACK_NS	50000ULL
 #define SIM_WAKE_COST_NS	10000ULL
