@@ -9,7 +9,8 @@
 # the running scheduler into its finding and prints what it saw. Ends with
 # one verdict line per finding: shown, not shown, or cannot be shown here
 # (why). Exit 0 when every case ran (a finding that shows is an answer,
-# not an error); non-zero when the kernel did not build or boot. Like
+# not an error); non-zero when the kernel did not build or boot, or a case
+# it built did not finish (sched_fair/findings_verdict.sh). Like
 # domains-xcheck a developer's tool: CI needs no QEMU for it.
 #
 # The tree is read only: kunit.py runs in a scratch overlay (symlinks to
@@ -25,7 +26,7 @@ set -eu
 [ -d "$1" ] || { echo "findings-real: no kernel tree at $1" >&2; exit 2; }
 ksrc=$(cd "$1" && pwd) work=$2 series=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
-findings='vprot_reweight sds_double_claim min_slice_rotation'
+. "$top/sched_fair/findings_verdict.sh"
 [ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
 	{ echo "findings-real: $ksrc has no tools/testing/kunit/kunit.py" >&2; exit 2; }
 
@@ -114,25 +115,4 @@ grep -q '# Subtest: fairtest_findings' "$log" ||
 grep -E '^ +# fairtest_|fairtest-verdict|^ +(not )?ok [0-9]+ fairtest_' "$log" | sed 's/^ *//'
 echo
 echo "findings-real: linux $version${deb:+ (Debian linux-source $deb)}$label at $ksrc, $(date -u +%Y-%m-%d)"
-for f in $findings; do
-	v=$(sed -n "s/.*fairtest-verdict $f: //p" "$log" | head -n 1)
-	skip=$(sed -n "s/.*ok [0-9]* fairtest_$f # SKIP //p" "$log" | head -n 1)
-	if [ -n "$v" ]; then
-		:
-	elif [ -n "$skip" ]; then
-		v="cannot be shown here: $skip"
-	elif grep -q "ok [0-9]* fairtest_$f" "$log"; then
-		v="no verdict printed (see $log)"
-	else
-		case $f in
-		vprot_reweight) v="cannot be shown here: this tree has no se->vprot (the finding is 7.x's)" ;;
-		sds_double_claim)
-			case $defs in
-			*SDS_ALLOC*) v="cannot be shown here: no x86 arch_set_cpu_capacity() in this tree to give CPUs different capacities" ;;
-			*) v="cannot be shown here: this tree's topology.c has no __sds_alloc() (the per-build sched_domain_shared claims are 7.x's)" ;;
-			esac ;;
-		min_slice_rotation) v="cannot be shown here: this tree has no se->min_slice" ;;
-		esac
-	fi
-	echo "finding $f: $v"
-done
+findings_verdicts "$log" "$defs" "$kbuild/.config"

@@ -6,17 +6,26 @@
 # A mutant whose code a profile does not compile ('needs: CONFIG_X ...')
 # does not apply there: with FT_AUTOCONF naming the build's autoconf.h, one
 # of those options off makes it "n/a", not a survivor nothing could catch.
+# With FT_SYMBOLS naming a file of the tree's Kconfig symbols (one a line,
+# no CONFIG_), a 'needs:' option the tree does not define is an error: a
+# misspelt option would otherwise make the mutant n/a everywhere.
+# Exit: 0 applied, 3 needs an option that is off, 4 its lines do not occur
+# exactly once (both: n/a, not a mutant of this build), 1 anything else.
 #
 # usage: mutant_apply.py --list FILE...
-#        [FT_AUTOCONF=autoconf.h] mutant_apply.py NAME SRC DST FILE...
+#        [FT_AUTOCONF=autoconf.h] [FT_SYMBOLS=file] mutant_apply.py NAME SRC DST FILE...
 import os
 import re
 import sys
 
 
-def die(msg):
+OPTION_OFF = 3
+NOT_ONCE = 4
+
+
+def die(msg, code=1):
     print('fairtest: ' + msg, file=sys.stderr)
-    sys.exit(1)
+    sys.exit(code)
 
 
 def parse(files):
@@ -60,20 +69,33 @@ def main(argv):
     if name not in mutants:
         die(f'unknown mutant {name}')
     m = mutants[name]
+    symbols = os.environ.get('FT_SYMBOLS')
+    if m['needs'] and symbols:
+        with open(symbols) as f:
+            known = {'CONFIG_' + l.strip() for l in f}
+        unknown = [c for c in m['needs'] if c not in known]
+        if unknown:
+            die(f"mutant {name}: needs: {' '.join(unknown)} is not defined by any Kconfig file of the tree; "
+                "fix the option's name in its mutants file")
     autoconf = os.environ.get('FT_AUTOCONF')
     if m['needs'] and autoconf:
-        with open(autoconf) as f:
+        try:
+            f = open(autoconf)
+        except OSError as e:
+            die(f"FT_AUTOCONF={autoconf}: {e.strerror}; it is the build's autoconf.h (make build writes it)")
+        with f:
             on = set(re.findall(r'^#define (CONFIG_\w+) 1$', f.read(), re.M))
         off = [c for c in m['needs'] if c not in on]
         if off:
-            die(f"does not apply: needs {' '.join(off)}, which this profile leaves off (PROFILE=debian has it)")
+            die(f"does not apply: needs {' '.join(off)}, which this profile leaves off (PROFILE=debian has it)",
+                OPTION_OFF)
     with open(src) as f:
         lines = f.read().split('\n')
     k = len(m['old'])
     hits = [i for i in range(len(lines) - k + 1)
             if [l.strip() for l in lines[i:i + k]] == m['old']]
     if len(hits) != 1:
-        die(f"does not apply: its lines occur {len(hits)} times in {src}, not once")
+        die(f"does not apply: its lines occur {len(hits)} times in {src}, not once", NOT_ONCE)
     i = hits[0]
     indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
     lines[i:i + k] = [indent + l for l in m['new']]
@@ -81,4 +103,7 @@ def main(argv):
         f.write('\n'.join(lines))
 
 
-main(sys.argv[1:])
+try:
+    main(sys.argv[1:])
+except OSError as e:
+    die(f'{e.filename}: {e.strerror}')

@@ -5,8 +5,11 @@
 # mutant of fixtures/mutants/*.mutants is applied alone to a scratch copy
 # of the tree's fair.c; a copy of the base build recompiles only the
 # bridge against it (FAIR_C_DIR) and runs every suite. Prints a table:
-# mutant, verdict, the cases that caught it. Exits non-zero if the base
-# tree fails, a mutant does not compile, or fewer than 90% are caught.
+# mutant, verdict, the cases that caught it; n/a for a mutant that needs an
+# option the profile leaves off or whose lines are not in this fair.c once.
+# Exits non-zero if the base tree fails, a mutant is invalid (does not
+# compile, names an option the tree's Kconfig does not define, or could not
+# be applied for any other reason), or fewer than 90% are caught.
 #
 # usage: [MUTANTS='glob...'] mutate.sh OBJ KSRC PROFILE [fairtest args...]
 set -u
@@ -36,17 +39,31 @@ if [ -n "${MUTANTS:-}" ]; then
 	names=$picked
 fi
 
+# The tree's Kconfig symbols: a mutant's needs: must name one of them.
+find "$ksrc" -name 'Kconfig*' -not -path '*/Documentation/*' -exec \
+	sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config \([A-Z0-9_]*\)[[:space:]]*$/\2/p' {} + | sort -u >"$work/symbols"
+
 caught=0 applicable=0 broken=0
 printf '%-32s %-9s %s\n' MUTANT VERDICT 'CAUGHT BY'
 for name in $names; do
 	dir=$work/$name
 	mkdir -p "$dir/src"
-	if ! FT_AUTOCONF=$obj/kbuild/include/generated/autoconf.h \
-	     python3 "$apply" "$name" "$ksrc/kernel/sched/fair.c" "$dir/src/fair.c" \
-	     "$top"/fixtures/mutants/*.mutants 2>"$dir/apply.err"; then
-		printf '%-32s %-9s %s\n' "$name" n/a "$(sed -n '1s/^fairtest: //p' "$dir/apply.err")"
-		continue
-	fi
+	FT_AUTOCONF=$obj/kbuild/include/generated/autoconf.h FT_SYMBOLS=$work/symbols \
+		python3 "$apply" "$name" "$ksrc/kernel/sched/fair.c" "$dir/src/fair.c" \
+		"$top"/fixtures/mutants/*.mutants 2>"$dir/apply.err"
+	rc=$?
+	why=$(sed -n '1s/^fairtest: //p' "$dir/apply.err")
+	case $rc in
+	0) ;;
+	3|4)	# needs an option that is off; its lines are not there once
+		printf '%-32s %-9s %s\n' "$name" n/a "$why"
+		continue ;;
+	*)	# a wrong entry or an unreadable input: counted as broken
+		applicable=$((applicable + 1))
+		printf '%-32s %-9s %s\n' "$name" invalid "${why:-mutant_apply.py exited $rc: $dir/apply.err}"
+		broken=$((broken + 1))
+		continue ;;
+	esac
 	applicable=$((applicable + 1))
 	# A private copy of the base build: only the bridge is rebuilt.
 	mkdir -p "$dir/obj"
@@ -83,5 +100,7 @@ done
 tested=$((applicable - broken))	# a mutant that does not compile tests nothing
 [ "$tested" -gt 0 ] || { echo "fairtest: no mutant applies to $ksrc and compiles" >&2; exit 1; }
 pct=$((100 * caught / tested))
-echo "mutate: $caught of $tested mutants caught ($pct%), $((tested - caught)) survived"
+inv=
+[ "$broken" -eq 0 ] || inv=", $broken invalid (see above)"
+echo "mutate: $caught of $tested mutants caught ($pct%), $((tested - caught)) survived$inv"
 [ "$broken" -eq 0 ] && [ "$pct" -ge 90 ]

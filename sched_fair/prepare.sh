@@ -58,8 +58,14 @@ echo "$kmake_args" >"$kb/.fairtest-kmake"
 # docs/profiles.md. Of an option set twice, the later line stands.
 kconfig=
 if grep -q '^#take ' "$profile"; then
-	kdir=$("$here/kimage.sh" "$ksrc") ||
-		fail "profile $(basename "$profile" .config) takes options from Debian's config of $ksrc, which could not be had (above)"
+	# kimage.sh's own line names the trouble; it is the one line said.
+	kdir=$("$here/kimage.sh" "$ksrc" 2>"$obj/kimage.err") || {
+		why=$(tail -n 1 "$obj/kimage.err" | sed 's/^fairtest: //')
+		rm -f "$obj/kimage.err"
+		fail "profile $(basename "$profile" .config) takes options from Debian's config of $ksrc, which could not be had: ${why:-kimage.sh failed}"
+	}
+	cat "$obj/kimage.err" >&2	# its progress line, when it fetched
+	rm -f "$obj/kimage.err"
 	kconfig=$kdir/config
 fi
 # A profile that takes nothing is not compared with the kernel's config:
@@ -146,8 +152,13 @@ END {
 		}
 	for (o in listed)
 		printf "%s\t%s\t%s\n", o, (o in kernel) ? kernel[o] : "-", listed[o] >compare
-}' "$profile" >"$kb/profile.expanded" ||
-	fail "could not read profile $profile"
+}' "$profile" >"$kb/profile.expanded" 2>"$kb/profile.err" || {
+	# One line: the profile's own complaint, or awk's.
+	why=$(sed -n '1s/^fairtest: //p' "$kb/profile.err")
+	[ -n "$why" ] || why="could not read profile $profile: $(head -n 1 "$kb/profile.err")"
+	fail "$why"
+}
+rm -f "$kb/profile.err"
 
 # tinyconfig's fragments, then ours last so our choices win.
 cat "$ksrc/kernel/configs/tiny-base.config" "$ksrc/kernel/configs/tiny.config" \

@@ -49,7 +49,7 @@ t=re.sub(r"/\*.*?\*/|//[^\n]*", "", open(sys.argv[1]).read(), flags=re.S)
 m=re.search(r"\"duration\"\s*:\s*([0-9.]+)", t)
 print(m.group(1) if m else 10)' "$workload")
 
-rm -rf "$result"
+# The previous result stays until this run has a whole one to put there.
 tmp=$(mktemp -d "$result.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM HUP
@@ -94,7 +94,6 @@ feat_arg=
 
 i=1
 while [ "$i" -le "$runs" ]; do
-	start=$(date +%s)
 	"$top/twin/boot.sh" "$kimage" "$initrd" "$tmp/rtapp.json" "$threads" "$cpus" "$duration" \
 		"$features" "$accel" "$limit" "$tmp/real-$i" || exit 1
 	over=$(awk '$2 > 0 { n += $2 } END { print n + 0 }' "$tmp/real-$i/overrun")
@@ -118,6 +117,7 @@ done
 (cd "$tmp" && "$fairsim" --twin sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i.json"; i=$((i + 1)); done) \
 	--json twin.json >twin.txt) || die "fairsim --twin failed"
 cat "$tmp/twin.txt"
+rm -rf "$result"
 mv "$tmp" "$result"
 trap - EXIT
 echo "twin: results in $result"

@@ -20,11 +20,19 @@ ok() { echo "ok - twin: $1"; passed=$((passed + 1)); }
 not_ok() { echo "not ok - twin: $1"; failed=$((failed + 1)); }
 mkdir -p "$out"
 rm -rf "$out/sleeper" "$out/bad"
-# A tree of the user's own has no Debian image (make twin says so).
+# A tree of the user's own has no Debian image (make twin says so): a
+# skip. Any other failure (a broken mirror, a bad package) is a failure.
 if ! why=$("$top/sched_fair/kimage.sh" "$ksrc" 2>&1 >/dev/null); then
-	echo "ok - twin: # SKIP no kernel to boot: $(echo "$why" | tail -n 1 | sed 's/^fairtest: //')"
-	echo "twin: 0 passed, 0 failed, 1 skipped"
-	exit 0
+	why=$(echo "$why" | tail -n 1 | sed 's/^fairtest: //')
+	case $why in
+	*"is not a Debian linux-source tree"*)
+		echo "ok - twin: # SKIP no kernel to boot: $why"
+		echo "twin: 0 passed, 0 failed, 1 skipped"
+		exit 0 ;;
+	esac
+	echo "not ok - twin: no kernel to boot: ${why:-kimage.sh failed and said nothing}"
+	echo "twin: 0 passed, 1 failed"
+	exit 1
 fi
 
 if "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/sleeper" 1 2 1 "" 1 "${FAIRTEST_TWIN_ACCEL:-}" \
