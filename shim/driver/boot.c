@@ -224,6 +224,8 @@ int ft_boot(int nr_cpus)
 #endif
 	root_task_group.shares = ROOT_TASK_GROUP_LOAD;
 	ft_hrtimer_reset();
+	ft_random_reset();
+	ft_cpumask_distribute_reset();
 	init_cfs_bandwidth(&root_task_group.cfs_bandwidth, NULL);
 	INIT_LIST_HEAD(&task_groups);
 	list_add(&root_task_group.list, &task_groups);

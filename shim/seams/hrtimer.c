@@ -153,24 +153,30 @@ bool hrtimer_active(const struct hrtimer *timer)
 	return find(timer) >= 0 || (timer->base && timer->base->running == timer);
 }
 
+/*
+ * Move a timer that is due (or late) forward by whole @interval steps to
+ * the first step after @now, and count the steps: the bandwidth period
+ * timer reads that count as the periods it missed. A timer not yet due keeps
+ * its expiry and counts none.
+ */
 u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
 {
-	ktime_t delta = ktime_sub(now, hrtimer_get_expires(timer));
-	u64 orun = 1;
+	ktime_t late = ktime_sub(now, hrtimer_get_expires(timer));
+	u64 steps;
 
-	if (delta < 0)
+	if (late < 0)
 		return 0;
-	if (interval < 1)	/* hrtimer_resolution: 1 ns here */
-		interval = 1;
-	if (delta >= interval) {
-		orun = ktime_divns(delta, interval);
-		hrtimer_set_expires(timer, ktime_add_ns(hrtimer_get_expires(timer), interval * orun));
-		if (hrtimer_get_expires(timer) > now)
-			return orun;
-		orun++;
-	}
-	hrtimer_set_expires(timer, ktime_add_ns(hrtimer_get_expires(timer), interval));
-	return orun;
+	/*
+	 * The kernel raises an interval below hrtimer_resolution to it. The
+	 * virtual clock resolves every nanosecond, so its resolution is 1 ns
+	 * and only an empty interval needs raising (else we divide by zero).
+	 */
+	interval = max_t(ktime_t, interval, 1);
+	/* due exactly at @now is one step late: the new expiry must pass now */
+	steps = ktime_divns(late, interval) + 1;
+	/* both expiries move together, as the timer keeps a soft and a hard one */
+	hrtimer_add_expires_ns(timer, steps * interval);
+	return steps;
 }
 
 /* The earliest expiry of a queued timer, U64_MAX if none. */

@@ -100,11 +100,17 @@ int ___ratelimit(struct ratelimit_state *rs, const char *func)
  * bandwidth period timer's first expiry). Deterministic, from the same
  * generator as prandom above.
  */
+static struct rnd_state ft_random_state;
+
 u32 __get_random_u32_below(u32 ceil)
 {
-	static struct rnd_state state = { .s1 = 1 };
+	return (u32)(((u64)prandom_u32_state(&ft_random_state) * ceil) >> 32);
+}
 
-	return (u32)(((u64)prandom_u32_state(&state) * ceil) >> 32);
+/* A new machine draws the same sequence as the first one did. */
+void ft_random_reset(void)
+{
+	ft_random_state = (struct rnd_state){ .s1 = 1 };
 }
 
 /* The sysctl table's bounds; the table is never registered (above). */

@@ -57,6 +57,10 @@ void ft_hrtimer_reset(void);
 
 void ft_numa_boot(void);	/* numa.c: one node of every CPU */
 
+/* Generator state a new machine starts afresh (misc.c, smp.c). */
+void ft_random_reset(void);
+void ft_cpumask_distribute_reset(void);
+
 /* The fake CPU the harness is executing as (see asm/percpu.h override). */
 extern int fairtest_cpu;
 void ft_switch_cpu(int cpu);

@@ -84,20 +84,32 @@ unsigned int __bitmap_weight(const unsigned long *bitmap, unsigned int bits)
 }
 
 /*
- * lib/cpumask.c: a CPU of both masks, the next after the one this CPU got
- * last time, so that repeated calls spread (7.x picks NUMA-aware targets
- * with it).
+ * lib/cpumask.c's contract: a CPU in both masks, >= nr_cpu_ids when they
+ * share none; each CPU remembers the answer it got last and starts after
+ * it next time, so repeated calls from one CPU spread over the candidates
+ * (7.x picks NUMA-aware targets with it). A new machine forgets them all.
  */
+static unsigned int ft_distribute_last[NR_CPUS];
+
 unsigned int cpumask_any_and_distribute(const struct cpumask *src1p, const struct cpumask *src2p)
 {
-	static unsigned int prev[NR_CPUS];
-	unsigned int next;
+	unsigned int *last = &ft_distribute_last[fairtest_cpu];
 
-	next = find_next_and_bit_wrap(cpumask_bits(src1p), cpumask_bits(src2p),
-				      nr_cpumask_bits, prev[fairtest_cpu] + 1);
-	if (next < nr_cpu_ids)
-		prev[fairtest_cpu] = next;
-	return next;
+	/* walk the CPUs once round, from the one after @last back to it */
+	for (unsigned int i = 1; i <= nr_cpu_ids; i++) {
+		unsigned int cpu = (*last + i) % nr_cpu_ids;
+
+		if (cpumask_test_cpu(cpu, src1p) && cpumask_test_cpu(cpu, src2p)) {
+			*last = cpu;
+			return cpu;
+		}
+	}
+	return nr_cpu_ids;
+}
+
+void ft_cpumask_distribute_reset(void)
+{
+	memset(ft_distribute_last, 0, sizeof(ft_distribute_last));
 }
 
 #ifdef CONFIG_HOTPLUG_CPU
