@@ -22,6 +22,7 @@ set -eu
 ksrc=$(cd "$1" && pwd) work=$2 out=$3
 shift 3
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/sched_fair/kunit_qemu.sh"
 
 # shape, QEMU -smp, and which CPU of the .topo each QEMU CPU is. QEMU
 # numbers a core's threads next to each other (APIC id order); our
@@ -46,23 +47,9 @@ done
 "$top/sched_fair/tree.sh" --complete "$ksrc"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-src=$work/src kbuild=$work/kbuild
 
-# The overlay, made once per tree. kunit.py finds the tree from its own
-# real path, so its directory is a copy, not links.
-if [ "$(cat "$src/.fairtest-overlay-of" 2>/dev/null)" != "$ksrc" ]; then
-	echo "domains-xcheck: overlay of $ksrc in $src" >&2
-	rm -rf "$src" "$kbuild"
-	mkdir -p "$src"
-	cp -as "$ksrc/." "$src/"
-	rm -rf "$src/tools/testing/kunit" "$src/kernel/sched/Makefile"
-	cp -r "$ksrc/tools/testing/kunit" "$src/tools/testing/kunit"
-	{ cat "$ksrc/kernel/sched/Makefile"; echo 'obj-$(CONFIG_KUNIT) += fairtest_domains_kunit.o'; } \
-		>"$src/kernel/sched/Makefile"
-	echo "$ksrc" >"$src/.fairtest-overlay-of"
-fi
-cmp -s "$top/tests/qemu/domains_kunit.c" "$src/kernel/sched/fairtest_domains_kunit.c" ||
-	cp "$top/tests/qemu/domains_kunit.c" "$src/kernel/sched/fairtest_domains_kunit.c"
+tag=domains-xcheck
+kunit_overlay "$top/tests/qemu/domains_kunit.c" fairtest_domains_kunit
 
 # Options this tree does not have are left out of the kunitconfig
 # (SCHED_DEBUG went in 6.15: the dump is built without it since).
@@ -79,23 +66,7 @@ sed -n 's/^#\{0,1\}[[:space:]]*CONFIG_\([A-Z0-9_]*\).*/\1 &/p' "$top/tests/qemu/
 	done >>"$work/kunitconfig"
 
 # Every tree boots under TCG (sched_fair/qemu_tcg.sh says why).
-FAIRTEST_QEMU=$(command -v qemu-system-x86_64)
-export FAIRTEST_QEMU
-mkdir -p "$work/bin"
-ln -sf "$top/sched_fair/qemu_tcg.sh" "$work/bin/qemu-system-x86_64"
-PATH=$work/bin:$PATH
-
-kunit="python3 $src/tools/testing/kunit/kunit.py"
-common="--arch=x86_64 --build_dir=$kbuild --kunitconfig=$work/kunitconfig"
-jobs=$(nproc)
-echo "domains-xcheck: building the kernel in $kbuild (kunit.py config + build)" >&2
-$kunit config $common >"$work/config.log" 2>&1 ||
-	{ tail -n 20 "$work/config.log" >&2; echo "domains-xcheck: kunit.py config failed (full output: $work/config.log)" >&2; exit 1; }
-$kunit build $common --jobs=$jobs >"$work/build.log" 2>&1 ||
-	{ tail -n 20 "$work/build.log" >&2; echo "domains-xcheck: kunit.py build failed (full output: $work/build.log)" >&2; exit 1; }
-
-version=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = *//p' "$ksrc/Makefile" | paste -sd.)
-deb=$(cat "$ksrc/.fairtest-version" 2>/dev/null || true)
+kunit_build
 qemu=$("$FAIRTEST_QEMU" --version | head -n 1)
 out=$out/$(echo "$version" | cut -d. -f1-2)
 mkdir -p "$out"

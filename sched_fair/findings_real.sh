@@ -27,6 +27,7 @@ set -eu
 ksrc=$(cd "$1" && pwd) work=$2 series=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/sched_fair/findings_verdict.sh"
+. "$top/sched_fair/kunit_qemu.sh"
 [ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
 	{ echo "findings-real: $ksrc has no tools/testing/kunit/kunit.py" >&2; exit 2; }
 
@@ -34,7 +35,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/sched_fair/tree.sh" --complete "$ksrc"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-src=$work/src kbuild=$work/kbuild
 
 # What the tree has decides which cases are built (-D flags of the case).
 defs=
@@ -43,23 +43,9 @@ grep -q '^void arch_set_cpu_capacity(' "$ksrc/arch/x86/include/asm/topology.h" &
 grep -Eq '^[[:space:]]+u64[[:space:]]+min_slice;' "$ksrc/include/linux/sched.h" && defs="$defs -DFT_HAVE_MIN_SLICE"
 grep -q '^static int __sds_alloc(' "$ksrc/kernel/sched/topology.c" && defs="$defs -DFT_HAVE_SDS_ALLOC"
 
-# The overlay, made once per tree; kunit.py finds the tree from its own
-# real path, so its directory is a copy, not links.
-if [ "$(cat "$src/.fairtest-overlay-of" 2>/dev/null)" != "$ksrc" ]; then
-	echo "findings-real: overlay of $ksrc in $src" >&2
-	rm -rf "$src" "$kbuild"
-	mkdir -p "$src"
-	cp -as "$ksrc/." "$src/"
-	rm -rf "$src/tools/testing/kunit"
-	cp -rL "$ksrc/tools/testing/kunit" "$src/tools/testing/kunit"
-	echo "$ksrc" >"$src/.fairtest-overlay-of"
-fi
-rm -f "$src/kernel/sched/Makefile"
-{
-	cat "$ksrc/kernel/sched/Makefile"
-	echo 'obj-$(CONFIG_KUNIT) += fairtest_findings_kunit.o'
-	echo "CFLAGS_fairtest_findings_kunit.o +=$defs"
-} >"$src/kernel/sched/Makefile"
+tag=findings-real
+kunit_overlay "$top/tests/qemu/findings_kunit.c" fairtest_findings_kunit \
+	"CFLAGS_fairtest_findings_kunit.o +=$defs"
 # Undo the last run's series, then apply this one's.
 if [ -f "$src/.fairtest-patched" ]; then
 	while IFS= read -r f; do
@@ -83,26 +69,9 @@ if [ -n "$series" ]; then
 	done <"$work/series.list"
 	label=" + $series ($(wc -l <"$work/series.list") patches)"
 fi
-cmp -s "$top/tests/qemu/findings_kunit.c" "$src/kernel/sched/fairtest_findings_kunit.c" ||
-	cp "$top/tests/qemu/findings_kunit.c" "$src/kernel/sched/fairtest_findings_kunit.c"
 grep -E '^(# )?CONFIG_' "$top/tests/qemu/findings.kunitconfig" >"$work/kunitconfig"
 
-FAIRTEST_QEMU=$(command -v qemu-system-x86_64)
-export FAIRTEST_QEMU
-mkdir -p "$work/bin"
-ln -sf "$top/sched_fair/qemu_tcg.sh" "$work/bin/qemu-system-x86_64"
-PATH=$work/bin:$PATH
-
-kunit="python3 $src/tools/testing/kunit/kunit.py"
-common="--arch=x86_64 --build_dir=$kbuild --kunitconfig=$work/kunitconfig"
-echo "findings-real: building the kernel in $kbuild (kunit.py config + build)" >&2
-$kunit config $common >"$work/config.log" 2>&1 ||
-	{ tail -n 20 "$work/config.log" >&2; echo "findings-real: kunit.py config failed (full output: $work/config.log)" >&2; exit 1; }
-$kunit build $common --jobs="$(nproc)" >"$work/build.log" 2>&1 ||
-	{ tail -n 20 "$work/build.log" >&2; echo "findings-real: kunit.py build failed (full output: $work/build.log)" >&2; exit 1; }
-
-version=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = *//p' "$ksrc/Makefile" | paste -sd.)
-deb=$(cat "$ksrc/.fairtest-version" 2>/dev/null || true)
+kunit_build
 echo "findings-real: booting linux $version under $("$FAIRTEST_QEMU" --version | head -n 1 | sed 's/ (.*//'), TCG, -smp 4" >&2
 log=$work/exec.log
 # kunit.py exits non-zero when a case fails, which is how a finding shows:
