@@ -12,34 +12,9 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "sim.h"
-
-#define MAX_SEEDS	64
+#include "results.h"
 
 static bool markdown;
-
-struct side {
-	json_object *r[MAX_SEEDS];
-	int n;
-};
-
-static int load(struct side *s, const char *path)
-{
-	json_object *r = json_object_from_file(path);
-
-	if (!r || !json_object_is_type(r, json_type_object) ||
-	    !json_object_object_get_ex(r, "by_task", NULL)) {
-		fprintf(stderr, "fairsim: %s is not a fairsim result file (RESULT=)\n", path);
-		json_object_put(r);
-		return -1;
-	}
-	if (s->n == MAX_SEEDS) {
-		fprintf(stderr, "fairsim: at most %d result files a side\n", MAX_SEEDS);
-		json_object_put(r);
-		return -1;
-	}
-	s->r[s->n++] = r;
-	return 0;
-}
 
 /* A number of one result by its path of keys (NULL ends it; an array
  * index where @idx >= 0 at the end); false when absent. */
@@ -54,7 +29,8 @@ static bool get(json_object *r, const char *const *path, int idx, double *v)
 	return true;
 }
 
-static bool stat(struct side *s, const char *const *path, int idx, double *mean, double *sd)
+static bool mean_sd(struct sim_results *s, const char *const *path, int idx, double *mean,
+		    double *sd)
 {
 	double v, sum = 0, sq = 0;
 
@@ -69,13 +45,13 @@ static bool stat(struct side *s, const char *const *path, int idx, double *mean,
 	return true;
 }
 
-static void row(struct side *a, struct side *b, const char *label, const char *const *path,
-		int idx, double scale)
+static void row(struct sim_results *a, struct sim_results *b, const char *label,
+		const char *const *path, int idx, double scale)
 {
 	double am, asd, bm, bsd;
 	char change[32] = "n/a";
 
-	if (!stat(a, path, idx, &am, &asd) || !stat(b, path, idx, &bm, &bsd))
+	if (!mean_sd(a, path, idx, &am, &asd) || !mean_sd(b, path, idx, &bm, &bsd))
 		return;
 	if (am != 0)
 		snprintf(change, sizeof(change), "%+.1f%%", 100.0 * (bm - am) / am);
@@ -101,8 +77,8 @@ static void head(const char *title, const char *def)
 }
 
 /* One row of a task definition's figures: by_task.<def>.<field>[.<sub>] */
-static void task_row(struct side *a, struct side *b, const char *label, const char *def,
-		     const char *field, const char *sub, double scale)
+static void task_row(struct sim_results *a, struct sim_results *b, const char *label,
+		     const char *def, const char *field, const char *sub, double scale)
 {
 	const char *path[] = { "by_task", def, field, sub, NULL };
 
@@ -111,7 +87,7 @@ static void task_row(struct side *a, struct side *b, const char *label, const ch
 
 int sim_compare(int argc, char **argv)
 {
-	struct side a = {}, b = {}, *s = &a;
+	struct sim_results a = {}, b = {}, *s = &a;
 	json_object *defs;
 	int ret = 1;
 
@@ -120,7 +96,7 @@ int sim_compare(int argc, char **argv)
 			s = &b;
 		else if (!strcmp(argv[i], "--markdown"))
 			markdown = true;
-		else if (load(s, argv[i]))
+		else if (sim_results_load(s, argv[i], NULL, "RESULT="))
 			goto out;
 	}
 	if (!a.n || !b.n) {
@@ -152,9 +128,7 @@ int sim_compare(int argc, char **argv)
 	}
 	ret = 0;
 out:
-	for (int i = 0; i < a.n; i++)
-		json_object_put(a.r[i]);
-	for (int i = 0; i < b.n; i++)
-		json_object_put(b.r[i]);
+	sim_results_put(&a);
+	sim_results_put(&b);
 	return ret;
 }

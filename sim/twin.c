@@ -16,41 +16,12 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "sim.h"
+#include "results.h"
 
-#define MAX_RUNS	64
-
-struct side {
-	json_object *r[MAX_RUNS];
-	const char *path[MAX_RUNS];
-	int n;
-};
-
-struct stat {
+struct spread {
 	double mean, sd, min, max;
 	int n;
 };
-
-static int load(struct side *s, const char *path)
-{
-	json_object *r = json_object_from_file(path);
-
-	if (!r || !json_object_is_type(r, json_type_object) ||
-	    !json_object_object_get_ex(r, "by_task", NULL) ||
-	    !json_object_object_get_ex(r, "tasks", NULL)) {
-		fprintf(stderr, "fairsim: %s is not a fairsim result file (fairsim --json, or "
-			"fairsim --from-trace --json)\n", path);
-		json_object_put(r);
-		return -1;
-	}
-	if (s->n == MAX_RUNS) {
-		fprintf(stderr, "fairsim: at most %d result files a side\n", MAX_RUNS);
-		json_object_put(r);
-		return -1;
-	}
-	s->path[s->n] = path;
-	s->r[s->n++] = r;
-	return 0;
-}
 
 /* A path of keys into @r, an array index where a key is "#N". */
 static bool get(json_object *r, const char *const *path, double *v)
@@ -122,12 +93,12 @@ static bool value(json_object *r, const char *def, const char *where, const char
 	return true;
 }
 
-static bool stat(struct side *s, const char *def, const char *where, const char *field,
-		 const char *sub, double scale, struct stat *st)
+static bool spread_of(struct sim_results *s, const char *def, const char *where, const char *field,
+		      const char *sub, double scale, struct spread *st)
 {
 	double v, sum = 0, sq = 0;
 
-	*st = (struct stat){ .min = DBL_MAX, .max = -DBL_MAX };
+	*st = (struct spread){ .min = DBL_MAX, .max = -DBL_MAX };
 	for (int i = 0; i < s->n; i++) {
 		if (!value(s->r[i], def, where, field, sub, &v))
 			continue;
@@ -174,7 +145,7 @@ static const struct metric idle_metrics[] = {
 	{ "idle longest ms", "idle", "longest_ns", NULL, 1e6 },
 };
 
-static json_object *stat_json(const struct stat *st, bool range)
+static json_object *spread_json(const struct spread *st, bool range)
 {
 	json_object *o = json_object_new_object();
 
@@ -188,16 +159,16 @@ static json_object *stat_json(const struct stat *st, bool range)
 	return o;
 }
 
-static void row(struct side *sim, struct side *real, const char *def, const struct metric *m,
-		json_object *rows)
+static void row(struct sim_results *sim, struct sim_results *real, const char *def,
+		const struct metric *m, json_object *rows)
 {
-	struct stat a, b;
+	struct spread a, b;
 	char fs[32], rs[64], diff[32];
 	bool outside;
 	json_object *j;
 
-	if (!stat(sim, def, m->where, m->field, m->sub, m->scale, &a) ||
-	    !stat(real, def, m->where, m->field, m->sub, m->scale, &b))
+	if (!spread_of(sim, def, m->where, m->field, m->sub, m->scale, &a) ||
+	    !spread_of(real, def, m->where, m->field, m->sub, m->scale, &b))
 		return;
 	outside = a.mean < b.min - 1e-9 || a.mean > b.max + 1e-9;
 	snprintf(fs, sizeof(fs), sim->n > 1 ? "%.2f +/- %.2f" : "%.2f", a.mean, a.sd);
@@ -207,8 +178,8 @@ static void row(struct side *sim, struct side *real, const char *def, const stru
 	j = json_object_new_object();
 	json_object_object_add(j, "task", def ? json_object_new_string(def) : NULL);
 	json_object_object_add(j, "metric", json_object_new_string(m->label));
-	json_object_object_add(j, "fairsim", stat_json(&a, false));
-	json_object_object_add(j, "real", stat_json(&b, true));
+	json_object_object_add(j, "fairsim", spread_json(&a, false));
+	json_object_object_add(j, "real", spread_json(&b, true));
 	json_object_object_add(j, "difference", json_object_new_double(a.mean - b.mean));
 	json_object_object_add(j, "outside_real_range", json_object_new_boolean(outside));
 	json_object_array_add(rows, j);
@@ -222,7 +193,7 @@ static const char *str(json_object *r, const char *key)
 	       json_object_get_string(v) : "";
 }
 
-static json_object *names(struct side *s)
+static json_object *names(struct sim_results *s)
 {
 	json_object *a = json_object_new_array();
 
@@ -233,7 +204,7 @@ static json_object *names(struct side *s)
 
 int sim_twin(int argc, char **argv)
 {
-	struct side sim = {}, real = {}, *s = &sim;
+	struct sim_results sim = {}, real = {}, *s = &sim;
 	const char *out = NULL;
 	json_object *defs, *root = NULL, *rows;
 	bool vs = false;
@@ -246,7 +217,8 @@ int sim_twin(int argc, char **argv)
 			s = &real;
 		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			out = argv[++i];
-		} else if (load(s, argv[i])) {
+		} else if (sim_results_load(s, argv[i], "tasks",
+					    "fairsim --json, or fairsim --from-trace --json")) {
 			goto out;
 		} else if (!vs && s == &sim) {
 			s = &real;	/* without --vs: one fairsim result, then the real ones */
@@ -307,9 +279,7 @@ int sim_twin(int argc, char **argv)
 	ret = 0;
 out:
 	json_object_put(root);
-	for (int i = 0; i < sim.n; i++)
-		json_object_put(sim.r[i]);
-	for (int i = 0; i < real.n; i++)
-		json_object_put(real.r[i]);
+	sim_results_put(&sim);
+	sim_results_put(&real);
 	return ret;
 }
