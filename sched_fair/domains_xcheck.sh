@@ -39,16 +39,9 @@ for s in $want; do
 	echo "$shapes" | grep -q "^$s " ||
 		{ echo "domains-xcheck: no QEMU shape $s; shapes:" $(echo "$shapes" | cut -d' ' -f1) >&2; exit 2; }
 done
-[ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
-	{ echo "domains-xcheck: $ksrc has no tools/testing/kunit/kunit.py" >&2; exit 2; }
-
-"$top/sched_fair/deps.sh" qemu-system-x86
-# A kernel build reads all of the tree; a cached one holds only our part.
-"$top/sched_fair/tree.sh" --complete "$ksrc"
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-
 tag=domains-xcheck
+kunit_prepare
+
 kunit_overlay "$top/tests/qemu/domains_kunit.c" fairtest_domains_kunit
 
 # Options this tree does not have are left out of the kunitconfig

@@ -28,13 +28,8 @@ ksrc=$(cd "$1" && pwd) work=$2 series=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/sched_fair/findings_verdict.sh"
 . "$top/sched_fair/kunit_qemu.sh"
-[ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
-	{ echo "findings-real: $ksrc has no tools/testing/kunit/kunit.py" >&2; exit 2; }
-
-"$top/sched_fair/deps.sh" qemu-system-x86
-"$top/sched_fair/tree.sh" --complete "$ksrc"
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
+tag=findings-real
+kunit_prepare
 
 # What the tree has decides which cases are built (-D flags of the case).
 defs=
@@ -43,7 +38,6 @@ grep -q '^void arch_set_cpu_capacity(' "$ksrc/arch/x86/include/asm/topology.h" &
 grep -Eq '^[[:space:]]+u64[[:space:]]+min_slice;' "$ksrc/include/linux/sched.h" && defs="$defs -DFT_HAVE_MIN_SLICE"
 grep -q '^static int __sds_alloc(' "$ksrc/kernel/sched/topology.c" && defs="$defs -DFT_HAVE_SDS_ALLOC"
 
-tag=findings-real
 kunit_overlay "$top/tests/qemu/findings_kunit.c" fairtest_findings_kunit \
 	"CFLAGS_fairtest_findings_kunit.o +=$defs"
 # Undo the last run's series, then apply this one's.

@@ -6,8 +6,20 @@
 # in a scratch overlay, WORK/src (symlinks to the tree; kunit.py itself a
 # copy, since it finds the tree from its own real path; our case and a
 # kernel/sched/Makefile that builds it), and the objects go to WORK/kbuild.
-# Needs $top, $ksrc, $work (absolute) and $tag (the tool's name, for its
+# Needs $top, $ksrc, $work and $tag (the tool's name, for its
 # one-line messages).
+
+# kunit_prepare: the tree has kunit.py (else one line, exit 2), QEMU is
+# installed, the tree is whole (a kernel build reads all of it; a cached
+# one holds only our part), and $work exists and is absolute.
+kunit_prepare() {
+	[ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
+		{ echo "$tag: $ksrc has no tools/testing/kunit/kunit.py" >&2; exit 2; }
+	"$top/sched_fair/deps.sh" qemu-system-x86
+	"$top/sched_fair/tree.sh" --complete "$ksrc"
+	mkdir -p "$work"
+	work=$(cd "$work" && pwd)
+}
 
 # kunit_overlay CASE.c NAME [MAKEFILE_LINE]: the overlay in $src, CASE.c in
 # it as kernel/sched/NAME.c, built when KUNIT is on. A file is rewritten
