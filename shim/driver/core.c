@@ -118,6 +118,7 @@ void resched_curr(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 	int cpu = cpu_of(rq);
+	bool later;
 
 	if (!raw_spin_is_locked(&rq->__lock))
 		ft_fault_here("resched without rq lock",
@@ -127,8 +128,15 @@ void resched_curr(struct rq *rq)
 	set_tsk_need_resched(curr);
 	ft_event(FT_EV_RESCHED);
 	ft_host_seam_called("resched_curr", cpu);
-	if (curr == rq->idle ? ft_idle_exit_delay(cpu) : ft_wake_preempt_delay(cpu) ||
-	    (cpu != smp_processor_id() && ft_send_reschedule(cpu)))
+	/* The CPU acts on the flag later: an idle one after the model's idle
+	 * exit cost (it polls: no IPI), a busy one after the wake-up
+	 * preemption cost or, if remote, when its IPI lands. */
+	if (curr == rq->idle)
+		later = ft_idle_exit_delay(cpu);
+	else
+		later = ft_wake_preempt_delay(cpu) ||
+			(cpu != smp_processor_id() && ft_send_reschedule(cpu));
+	if (later)
 		ft_m.resched_unseen[cpu] = true;
 }
 
