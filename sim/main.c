@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include "sim.h"
@@ -57,6 +58,25 @@ static int micros(const char *s, ft_u64 *ns)
 		return -1;
 	*ns = (ft_u64)(v * 1e3 + 0.5);
 	return 0;
+}
+
+/* The machine cost an option sets (--timer-slack US, ...), NULL if none. */
+static ft_u64 *cost_of(struct sim_opts *o, const char *opt)
+{
+	static const struct {
+		const char *opt;
+		size_t off;
+	} costs[] = {
+		{ "--timer-slack", offsetof(struct sim_opts, timer_slack_ns) },
+		{ "--wake-cost", offsetof(struct sim_opts, wake_cost_ns) },
+		{ "--idle-exit", offsetof(struct sim_opts, idle_exit_ns) },
+		{ "--wake-preempt", offsetof(struct sim_opts, wake_preempt_ns) },
+	};
+
+	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
+		if (!strcmp(opt, costs[i].opt))
+			return (ft_u64 *)((char *)o + costs[i].off);
+	return NULL;
 }
 
 static int number(const char *s, long long lo, long long hi, long long *out)
@@ -181,8 +201,8 @@ int main(int argc, char **argv)
 {
 	/*
 	 * What a real machine adds, by default: the kernel's timer slack for a
-	 * normal task, and a wake-up and idle-exit cost measured on a Debian
-	 * 12 VM (docs/twin-analysis.md says how); --ideal for none of them.
+	 * normal task, and wake-up, idle-exit and wake-up preemption costs
+	 * estimated on a Debian 12 VM (docs/twin-analysis.md); --ideal for none.
 	 */
 	struct sim_opts o = { .seed = 1, .timer_slack_ns = SIM_TIMER_SLACK_NS,
 			      .wake_cost_ns = SIM_WAKE_COST_NS, .idle_exit_ns = SIM_IDLE_EXIT_NS,
@@ -191,6 +211,7 @@ int main(int argc, char **argv)
 	struct sim_workload w;
 	struct sim_run run;
 	long long n;
+	ft_u64 *cost;
 	int ret = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "--compare"))
@@ -237,11 +258,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--trace")) {
 			o.trace_out = v;
 			i++;
-		} else if (!strcmp(a, "--timer-slack") || !strcmp(a, "--wake-cost") ||
-			   !strcmp(a, "--idle-exit") || !strcmp(a, "--wake-preempt")) {
-			if (micros(v, a[2] == 't' ? &o.timer_slack_ns : a[7] == 'c' ?
-				   &o.wake_cost_ns : a[2] == 'i' ? &o.idle_exit_ns :
-				   &o.wake_preempt_ns))
+		} else if ((cost = cost_of(&o, a))) {
+			if (micros(v, cost))
 				return bad("a cost is microseconds >= 0, not", v);
 			i++;
 		} else if (!strcmp(a, "--from-trace")) {
