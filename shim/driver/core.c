@@ -203,8 +203,10 @@ void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 
 void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 {
-	if (p->sched_class == rq->curr->sched_class)
+	if (p->sched_class == rq->curr->sched_class) {
+		ft_observe_wakeup_preempt(rq, p, flags);
 		rq->curr->sched_class->wakeup_preempt(rq, p, flags);
+	}
 	else if (rq->curr == rq->idle)
 		resched_curr(rq);
 	if (task_on_rq_queued(rq->curr) && test_tsk_need_resched(rq->curr))

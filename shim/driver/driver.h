@@ -209,6 +209,7 @@ void ft_behave(int id);
 void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *next,
 		       bool preempt);
 void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p);
+void ft_observe_wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
 void ft_observe_migrate(struct task_struct *p, int dest_cpu);
 void ft_cpus_from_bits(struct cpumask *mask, u64 bits);
 
