@@ -86,6 +86,17 @@ echo "$BUFFER_KB" >$T/buffer_size_kb
 for e in sched_switch sched_waking sched_wakeup sched_wakeup_new sched_migrate_task; do
 	echo 1 >$T/events/sched/$e/enable || finish "tracefs has no sched:$e"
 done
+# FAIRTEST_TWIN_EVENTS (twin/boot.sh): probes on fair.c's functions, with
+# BTF argument names, in group "fairtest"; the kernel's error_log names a
+# line it refuses.
+if [ -s /run/events ]; then
+	while read -r l; do
+		echo "$l" >>$T/dynamic_events 2>/dev/null ||
+			{ cat $T/error_log >$out/events.err; finish "the kernel refused the event: $l (events.err)"; }
+	done </run/events
+	cp $T/dynamic_events $out/events
+	echo 1 >$T/events/fairtest/enable || finish "no events in group fairtest"
+fi
 
 rt-app /tmp/workload.json >$out/rt-app.out 2>&1 &
 pid=$!
