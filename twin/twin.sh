@@ -112,6 +112,25 @@ while [ "$i" -le "$runs" ]; do
 	i=$((i + 1))
 done
 
+# CALIBRATE=1 (FAIRTEST_TWIN_CALIBRATE): fairsim again, with the idle exit,
+# wake-up preemption and wake cost these boots measured (twin/calibrate.py),
+# so that what differs is the scheduler's, not the emulated machine's; the
+# run with the costs given is kept as sim-given.*.
+case ${FAIRTEST_TWIN_CALIBRATE:-0} in
+0|'') ;;
+1)
+	cal=$(cd "$tmp" && python3 "$top/twin/calibrate.py" sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i"; i=$((i + 1)); done)) ||
+		die "twin/calibrate.py could not read the costs from the real boots"
+	for f in txt json trace; do mv "$tmp/sim.$f" "$tmp/sim-given.$f"; done
+	# shellcheck disable=SC2086 # options are words
+	"$fairsim" --cpus "$cpus" --seed "$seed" --duration "$duration" $feat_arg $sim_args \
+		$(echo "$cal" | sed -n 1p) --json "$tmp/sim.json" --trace "$tmp/sim.trace" "$workload" >"$tmp/sim.txt" ||
+		die "fairsim failed on $workload with the calibrated costs ($(echo "$cal" | sed -n 1p))"
+	echo "twin: fairsim calibrated from the real boots: $(echo "$cal" | sed -n 2p)"
+	;;
+*) die "CALIBRATE=$FAIRTEST_TWIN_CALIBRATE: 1 (fairsim with the costs the real boots measured) or 0" ;;
+esac
+
 # Relative names: the table's header names the files as they will be.
 # shellcheck disable=SC2046 # one word per boot
 (cd "$tmp" && "$fairsim" --twin sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i.json"; i=$((i + 1)); done) \
