@@ -171,6 +171,8 @@ bool ft_throttle_deferred(void);
 /* hrtick expiries on cpu since boot (0 without CONFIG_SCHED_HRTICK) */
 unsigned long ft_cpu_hrticks(int cpu);
 bool ft_hrtick_available(void);	/* the profile has CONFIG_SCHED_HRTICK */
+/* and the tree's __schedule() keeps the running slice's timer (7.2+; 6.12 cancels it) */
+bool ft_hrtick_kept_by_schedule(void);
 
 /* ---- driving time ---- */
 int ft_tick(int cpu);		/* one scheduler tick, then resched if asked */

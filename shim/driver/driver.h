@@ -218,7 +218,8 @@ void ft_irq_exit(int cpu);
 void ft_task_work_run(int cpu);	/* task_work.c: on the way back to user space */
 /* hrtimers (seams/hrtimer.c) and hrtick (bandwidth.c) */
 void ft_hrtick_init(struct rq *rq);
-void ft_hrtick_clear(struct rq *rq);
+void ft_hrtick_schedule_enter(struct rq *rq);
+void ft_hrtick_schedule_exit(struct rq *rq);
 bool ft_stop_pending(int cpu);
 void ft_stopper_sleeps(struct rq *rq);
 bool ft_run_stoppers(void);
