@@ -92,7 +92,12 @@ done
 if [ -s /run/events ]; then
 	while read -r l; do
 		echo "$l" >>$T/dynamic_events 2>/dev/null ||
-			{ cat $T/error_log >$out/events.err; finish "the kernel refused the event: $l (events.err)"; }
+			{
+				# error_log: the reason, the command, a caret under the bad part
+				col=$(tail -n 1 $T/error_log | awk '{ print index($0, "^") }')
+				finish "the kernel refused the event: $l: $(tail -n 3 $T/error_log | head -n 1 |
+					sed 's/.*error: //') at: $(tail -n 2 $T/error_log | head -n 1 | cut -c"${col:-1}"-)"
+			}
 	done </run/events
 	cp $T/dynamic_events $out/events
 	echo 1 >$T/events/fairtest/enable || finish "no events in group fairtest"
