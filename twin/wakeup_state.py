@@ -7,7 +7,7 @@
 # TRACE=). Per trace: how often the check decided to preempt (the flag of
 # the sched_wakeup line that follows: anything but '.'), and the state it
 # decided on, split by that decision: the running task eligible (its
-# vruntime at or below V) and still protected (vruntime below vprot), the
+# vruntime at or below V) and still protected (vruntime below vprot; 7.x), the
 # wakee's lag V - vruntime and deadline against the running task's, in us
 # of virtual time (nice 0: us of CPU time), the queue's length.
 #
@@ -30,6 +30,11 @@ def u64(x):
 def s64(x):
     v = u64(x)
     return v - 2**64 if v >= 2**63 else v
+
+
+def has_prot(r):
+    # 6.12 has no vprot: its guest probe reads none, fairsim writes 0
+    return u64(r.get("cp", "0")) != 0
 
 
 def pct(v, n):
@@ -65,8 +70,8 @@ for path in sys.argv[2:]:
         continue
     print("%s: %d wake-ups of %s, %s decided to preempt" % (
         path, len(rows), task, pct(sum(r["preempt"] for r in rows), len(rows)).strip()))
-    print("  %-9s %5s %9s %9s %9s %9s %9s %9s %5s" % (
-        "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "cx-slice", "nq"))
+    print("  %-9s %5s %9s %9s %9s %9s %9s %5s" % (
+        "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "nq"))
     for want, name in ((True, "preempt"), (False, "not")):
         sel = [r for r in rows if r["preempt"] == want]
         n = len(sel)
@@ -74,14 +79,16 @@ for path in sys.argv[2:]:
         lag, dd, cdv = [], [], []
         for r in sel:
             zv, sw, sv = u64(r["zv"]), u64(r["sw"]), s64(r["sv"])
-            cv, cw = u64(r["cv"]), 1048576
+            # the running task's weight in the sum: nice 0 (these workloads),
+            # in the tree's unit (6.12 sums scale_load_down() weights, 1024)
+            cv, cw = u64(r["cv"]), 1048576 if sw % 1048576 == 0 else 1024
             # V as avg_vruntime() computes it, the running task weighed in
             V = zv + (sv + s64(str(cv - zv)) * cw) / (sw + cw)
             elig += cv <= V
-            prot += cv < u64(r["cp"])
+            prot += has_prot(r) and cv < u64(r["cp"])
             lag.append((V - u64(r["pv"])) / 1000)
             dd.append(s64(str(u64(r["pd"]) - u64(r["cd"]))) / 1000)
             cdv.append((u64(r["cd"]) - V) / 1000)
-        print("  %-9s %5d %9s %9s %9s %9s %9s %9s %5s" % (
-            name, n, pct(elig, n), pct(prot, n), p50(lag), p50(dd), p50(cdv), "",
+        print("  %-9s %5d %9s %9s %9s %9s %9s %5s" % (
+            name, n, pct(elig, n), pct(prot, n) if sel and has_prot(sel[0]) else "   -", p50(lag), p50(dd), p50(cdv),
             p50([int(r["nq"]) for r in sel]).strip()))
