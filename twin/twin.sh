@@ -29,6 +29,12 @@ case $fairsim in /*) ;; *) fairsim=$(pwd)/$fairsim ;; esac
 case $runs in ''|*[!0-9]*|0) die "RUNS=$runs: give the number of boots of the real kernel, 1 or more" ;; esac
 case $cpus in ''|*[!0-9]*|0) die "CPUS=$cpus: give the guest's CPUs, 1 or more" ;; esac
 case $accel in ''|auto|kvm|tcg|icount:[0-9]|icount:1[0-9]) ;; *) die "ACCEL=$accel: one of auto, kvm, tcg, icount:N" ;; esac
+case ${FAIRTEST_TWIN_CALIBRATE:-0} in
+''|0|1) ;;
+*) die "CALIBRATE=$FAIRTEST_TWIN_CALIBRATE: 1 (fairsim with the costs the real boots measured) or 0" ;;
+esac
+[ -z "${FAIRTEST_TWIN_EVENTS:-}" ] || [ -f "$FAIRTEST_TWIN_EVENTS" ] ||
+	die "FAIRTEST_TWIN_EVENTS=$FAIRTEST_TWIN_EVENTS: no such file of dynamic_events lines (see twin/events/)"
 "$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app
 
 mkdir -p "$(dirname "$result")"
@@ -117,7 +123,6 @@ done
 # so that what differs is the scheduler's, not the emulated machine's; the
 # run with the costs given is kept as sim-given.*.
 case ${FAIRTEST_TWIN_CALIBRATE:-0} in
-0|'') ;;
 1)
 	cal=$(cd "$tmp" && python3 "$top/twin/calibrate.py" sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i"; i=$((i + 1)); done)) ||
 		die "twin/calibrate.py could not read the costs from the real boots"
@@ -128,7 +133,6 @@ case ${FAIRTEST_TWIN_CALIBRATE:-0} in
 		die "fairsim failed on $workload with the calibrated costs ($(echo "$cal" | sed -n 1p))"
 	echo "twin: fairsim calibrated from the real boots: $(echo "$cal" | sed -n 2p)"
 	;;
-*) die "CALIBRATE=$FAIRTEST_TWIN_CALIBRATE: 1 (fairsim with the costs the real boots measured) or 0" ;;
 esac
 
 # Relative names: the table's header names the files as they will be.
