@@ -90,6 +90,12 @@ echo "twin: $(basename "$workload"), $cpus CPUs, $duration s, features: $feature
 echo "twin: fairsim on $(basename "$ksrc"), seed $seed${sim_args:+, $sim_args}"
 rtapp_version=$(dpkg-query -W rt-app | cut -f2)
 echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_version"
+# rt-app 1.0 sets a SCHED_OTHER task's policy with sched_setscheduler() and
+# never its slice (docs/fidelity.md): fairsim's slices would not be the
+# real kernel's; the difference decides wake-up preemption (PREEMPT_SHORT).
+if grep -q '"dl-runtime"' "$workload" && ! grep -q 'SCHED_DEADLINE' "$workload"; then
+	echo "twin: note: rt-app 1.0 sets no slice from dl-runtime: the real tasks run with the default slice, fairsim with the file's (without dl-runtime fairsim runs what the real kernel ran)"
+fi
 
 feat_arg=
 [ -z "$features" ] || feat_arg="--features $features"
