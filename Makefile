@@ -37,6 +37,7 @@ IDLE_EXIT ?=
 WAKE_PREEMPT ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
 RUNS	?= 3
+CALIBRATE ?=
 ACCEL	?=
 MARKDOWN ?=
 # make domains-xcheck
@@ -162,7 +163,7 @@ sim-ab:
 TWIN_NAME = $$(basename $(WORKLOAD) .json)-$(or $(CPUS),8)cpu$(if $(FEATURES),-$$(printf '%s' '$(FEATURES)' | tr '!,' '_+'))
 twin:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make twin needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
-	$(call with_tree,$(TOP)/twin/twin.sh $$obj/fairsim $$ksrc $(abspath $(WORKLOAD)) $$obj/twin/$(TWIN_NAME) \
+	$(call with_tree,FAIRTEST_TWIN_CALIBRATE='$(CALIBRATE)' $(TOP)/twin/twin.sh $$obj/fairsim $$ksrc $(abspath $(WORKLOAD)) $$obj/twin/$(TWIN_NAME) \
 	 '$(or $(CPUS),8)' '$(DURATION)' '$(SEED)' '$(FEATURES)' '$(RUNS)' '$(ACCEL)' '$(strip $(SIM_COSTS))')
 
 # The tree's kernel booted under QEMU once per machine shape (kunit.py):
@@ -286,6 +287,11 @@ help:
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
 	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
+	@echo '  CALIBRATE=1 make twin: fairsim rerun with the idle exit, wake-up preemption and wake cost'
+	@echo '              the real boots measured (twin/calibrate.py); the header says which'
+	@echo '  FAIRTEST_TWIN_EVENTS=f  (environment) make twin: dynamic events (fprobes, BTF names) of file f'
+	@echo '              in every boot'"'"'s trace (twin/events/); FAIRSIM_PROBES=1: fairsim'"'"'s trace gets the'
+	@echo '              same fields at each wake-up preemption check (twin/wakeup_state.py)'
 	@echo '  FAIRTEST_TWIN_LIMIT=s  (environment) make twin: kill a guest after s seconds, not'
 	@echo '              180 + 20 x DURATION; FAIRTEST_TWIN_KEEP=1 keeps a failed boot'"'"'s console'
 	@echo '  ACCEL=a     auto (KVM if it boots here, else TCG: with -icount shift=1,sleep=off for'

@@ -135,6 +135,8 @@ else
 fi
 rm -f "${TMPDIR:-/tmp}/ft_cfs_rq.$$"
 has 'struct task_struct __rcu[[:space:]]+\*donor;' "$sched_h" && echo "#define FT_HAVE_RQ_DONOR	1"
+# 7.2+: __schedule() defers hrtick_start() and keeps the slice's timer
+has '[[:space:]]hrtick_sched;' "$sched_h" && echo "#define FT_HAVE_HRTICK_SCHED_DEFER	1"
 has 'sched_delayed' "$sched_h" && echo "#define FT_HAVE_DELAYED_DEQUEUE	1"
 has 'ENQUEUE_RQ_SELECTED' "$sched_h" && echo "#define FT_HAVE_RQ_SELECTED	1"
 # The core.c side of the class interface and the per-group layout, which

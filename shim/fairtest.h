@@ -171,6 +171,8 @@ bool ft_throttle_deferred(void);
 /* hrtick expiries on cpu since boot (0 without CONFIG_SCHED_HRTICK) */
 unsigned long ft_cpu_hrticks(int cpu);
 bool ft_hrtick_available(void);	/* the profile has CONFIG_SCHED_HRTICK */
+/* and the tree's __schedule() keeps the running slice's timer (7.2+; 6.12 cancels it) */
+bool ft_hrtick_kept_by_schedule(void);
 
 /* ---- driving time ---- */
 int ft_tick(int cpu);		/* one scheduler tick, then resched if asked */
@@ -330,7 +332,8 @@ void ft_init_granularity(void);	/* sched_init_smp()'s base slice for this many C
 /* What the tracepoints of core.c would report, for traces and metrics. */
 enum ft_obs_kind {
 	FT_OBS_SWITCH, FT_OBS_WAKING, FT_OBS_WAKEUP, FT_OBS_WAKEUP_NEW,
-	FT_OBS_MIGRATE
+	FT_OBS_MIGRATE,
+	FT_OBS_PROBE		/* ft_set_observe_probes(): fair.c's state, as text */
 };
 struct ft_obs {
 	enum ft_obs_kind kind;
@@ -341,9 +344,19 @@ struct ft_obs {
 	char prev_state;	/* switch: 'R' preempted or yielded, 'S' slept, 'X' exited */
 	bool preempt;		/* switch: an involuntary one */
 	int orig_cpu, dest_cpu;	/* migrate */
+	/* wake-ups: the waker CPU's need_resched as the tracepoint finds it,
+	 * in ftrace's letters ('.' none, 'N' set, 'l' lazy) */
+	char resched;
+	const char *probe, *text;	/* probe: its name and "field=value ..." */
 };
 typedef void (*ft_observer_fn)(const struct ft_obs *obs, void *ctx);
 void ft_set_observer(ft_observer_fn fn, void *ctx);
+/*
+ * Also observe FT_OBS_PROBE: at each wake-up preemption check, the fields
+ * twin/events/wakeup-*.events reads on the real kernel (wpf), so a twin's
+ * two sides can be set field by field. Off by default.
+ */
+void ft_set_observe_probes(bool on);
 
 /* ---- user-side services the kernel side calls (shim/host.c) ---- */
 void *ft_host_zalloc(unsigned long size);

@@ -203,6 +203,7 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 		}
 		break;
 	case FT_OBS_WAKING:
+	case FT_OBS_PROBE:
 		break;
 	}
 }

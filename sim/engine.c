@@ -513,6 +513,7 @@ static void machine_domains(struct sim_run *run)
 int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim_opts *o,
 		   FILE *trace)
 {
+	const char *probes;
 	int k = 0;
 
 	*run = (struct sim_run){ .w = w, .o = o, .trace = trace };
@@ -546,6 +547,10 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 		return -1;
 	ft_set_behaviour(behave, run);
 	ft_set_observer(sim_observe, run);
+	/* FAIRSIM_PROBES=1: the trace also gets fair.c's state at each wake-up
+	 * preemption check, as the twin's guest probes read it (docs/twin.md) */
+	probes = getenv("FAIRSIM_PROBES");
+	ft_set_observe_probes(run->trace && probes && *probes && strcmp(probes, "0"));
 	for (int d = 0; d < w->nr_defs; d++) {
 		for (int i = 0; i < w->defs[d].instance; i++, k++)
 			if (start_instance(run, d, place(o, w->defs[d].cpus, k), i,
@@ -600,6 +605,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	}
 	ft_set_behaviour(NULL, NULL);
 	ft_set_observer(NULL, NULL);
+	ft_set_observe_probes(false);
 	return run->error[0] ? -1 : 0;
 }
 

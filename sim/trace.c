@@ -97,14 +97,16 @@ void sim_trace_header(FILE *f, const char *workload, int cpus, ft_u64 end_ns)
 		"#              | |         |   |||||     |         |\n");
 }
 
+/* The flags field: a wake-up's carries the need_resched letter it found. */
 static void line(struct sim_run *run, const struct ft_obs *o, int cpu, const char *event)
 {
 	char c[16];
 	int pid = run->an.curr[cpu];
 
 	comm(run, pid, cpu, c);
-	fprintf(run->trace, "%16s-%-7d [%03d] d..2. %5llu.%06llu: %s: ", pid ? c : "<idle>", pid,
-		cpu, o->now / 1000000000ULL, o->now % 1000000000ULL / 1000, event);
+	fprintf(run->trace, "%16s-%-7d [%03d] d%c.2. %5llu.%06llu: %s: ", pid ? c : "<idle>", pid,
+		cpu, o->resched ? o->resched : '.', o->now / 1000000000ULL,
+		o->now % 1000000000ULL / 1000, event);
 }
 
 static void trace(struct sim_run *run, const struct ft_obs *o)
@@ -129,6 +131,11 @@ static void trace(struct sim_run *run, const struct ft_obs *o)
 		fprintf(run->trace, fmt_of(FMT_WAKEUP), c, o->pid, o->prio, o->cpu);
 		fputc('\n', run->trace);
 		break;
+	case FT_OBS_PROBE:
+		/* as an fprobe event's line: "name: (function) fields" */
+		line(run, o, o->cpu, o->probe);
+		fprintf(run->trace, "(fairsim) %s\n", o->text);
+		break;
 	case FT_OBS_MIGRATE:
 		line(run, o, o->cpu, "sched_migrate_task");
 		comm(run, o->pid, o->cpu, c);
@@ -145,5 +152,6 @@ void sim_observe(const struct ft_obs *o, void *ctx)
 
 	if (run->trace)
 		trace(run, o);
-	sim_an_event(&run->an, o);
+	if (o->kind != FT_OBS_PROBE)
+		sim_an_event(&run->an, o);
 }

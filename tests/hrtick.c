@@ -97,8 +97,64 @@ static void without_hrtick_slice_ends_at_a_tick(struct kunit *test)
 	KUNIT_EXPECT_GT(test, r.longest, SLICE_NS);
 }
 
+/*
+ * HRTICK on, two CPU-bound nice-0 tasks with a 3 ms slice on one CPU. Once
+ * one of them is switched to (its slice timer armed), a schedule() in the
+ * middle of its slice that picks it again (run to parity protects it).
+ * No switch means no set_next_task(), so no new timer: 7.2+'s __schedule()
+ * keeps the one armed at the switch (it only defers an hrtick_start() made
+ * inside it, hrtick_schedule_enter/exit()); 6.12's cancels it on entry
+ * (hrtick_clear()), so there the task runs on to the tick.
+ * Expect the same task still running after the schedule(); on 7.2+ its
+ * slice to end on the hrtick, before the next tick; on 6.12 at a tick,
+ * no hrtick fired.
+ */
+static void repicked_task_keeps_its_slice_timer(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	unsigned long fired;
+	ft_u64 tick = ft_tick_nsec(), next_tick;
+	int ids[2], curr;
+
+	if (!ft_hrtick_available())
+		kunit_skip(test, "profile has no SCHED_HRTICK (make check PROFILE=debian has it)");
+	ft_test_features(test, "HRTICK", NULL);
+	attr.slice_ns = 3000 * 1000ULL;
+	for (int i = 0; i < 2; i++) {
+		ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[i], 0);
+	}
+	/* the first switch between the two, then 0.5 ms into that slice */
+	curr = ft_curr(0);
+	while (ft_curr(0) == curr && ft_now() < 20 * tick)
+		ft_run_for(10 * 1000);
+	curr = ft_curr(0);
+	KUNIT_ASSERT_TRUE(test, curr == ids[0] || curr == ids[1]);
+	ft_run_for(500 * 1000);
+	KUNIT_ASSERT_EQ(test, ft_curr(0), curr);
+	fired = ft_cpu_hrticks(0);
+	KUNIT_ASSERT_EQ(test, ft_schedule(0), 0);
+	KUNIT_EXPECT_EQ(test, ft_curr(0), curr);
+	next_tick = (ft_now() / tick + 1) * tick;
+	while (ft_curr(0) == curr && ft_now() < next_tick + 3 * tick)
+		ft_run_for(10 * 1000);
+	KUNIT_EXPECT_NE(test, ft_curr(0), curr);
+	kunit_info(test, "slice ended %lld us before the tick at %llu us, %lu hrticks since",
+		   ((long long)next_tick - (long long)ft_now()) / 1000, next_tick / 1000,
+		   ft_cpu_hrticks(0) - fired);
+	if (!ft_hrtick_kept_by_schedule()) {
+		KUNIT_EXPECT_EQ(test, ft_cpu_hrticks(0), fired);
+		KUNIT_EXPECT_EQ(test, ft_now() % tick, 0);
+		return;
+	}
+	KUNIT_EXPECT_GT(test, ft_cpu_hrticks(0), fired);
+	KUNIT_EXPECT_LT_MSG(test, ft_now(), next_tick,
+			    "the task picked again ran on to the tick: its slice timer was lost");
+}
+
 static struct kunit_case hrtick_cases[] = {
 	KUNIT_CASE(slice_ends_on_time_between_ticks),
+	KUNIT_CASE(repicked_task_keeps_its_slice_timer),
 	KUNIT_CASE(without_hrtick_slice_ends_at_a_tick),
 	{}
 };

@@ -30,6 +30,12 @@ trap 'exit 130' INT TERM HUP
 
 mkdir -p "$tmp/cpio/run"
 cp "$json" "$tmp/cpio/run/workload.json"
+# FAIRTEST_TWIN_EVENTS=file: dynamic events (tracefs dynamic_events lines,
+# group "fairtest") recorded beside the sched tracepoints.
+if [ -n "${FAIRTEST_TWIN_EVENTS:-}" ]; then
+	[ -f "$FAIRTEST_TWIN_EVENTS" ] || die "FAIRTEST_TWIN_EVENTS=$FAIRTEST_TWIN_EVENTS: no such file of dynamic_events lines"
+	grep -v '^[[:space:]]*\(#\|$\)' "$FAIRTEST_TWIN_EVENTS" >"$tmp/cpio/run/events"
+fi
 # The ring buffer, per CPU: the trace of a busy CPU runs to about 1 MB a
 # second in the binary buffer; the guest has 1 GiB.
 buffer_kb=$(awk -v d="$duration" -v c="$cpus" 'BEGIN { k = int(d * 2048 + 8192); m = int(262144 / c); print (k > m ? m : k) }')

@@ -86,6 +86,22 @@ echo "$BUFFER_KB" >$T/buffer_size_kb
 for e in sched_switch sched_waking sched_wakeup sched_wakeup_new sched_migrate_task; do
 	echo 1 >$T/events/sched/$e/enable || finish "tracefs has no sched:$e"
 done
+# FAIRTEST_TWIN_EVENTS (twin/boot.sh): probes on fair.c's functions, with
+# BTF argument names, in group "fairtest"; the kernel's error_log names a
+# line it refuses.
+if [ -s /run/events ]; then
+	while read -r l; do
+		echo "$l" >>$T/dynamic_events 2>/dev/null ||
+			{
+				# error_log: the reason, the command, a caret under the bad part
+				col=$(tail -n 1 $T/error_log | awk '{ print index($0, "^") }')
+				finish "the kernel refused the event: $l: $(tail -n 3 $T/error_log | head -n 1 |
+					sed 's/.*error: //') at: $(tail -n 2 $T/error_log | head -n 1 | cut -c"${col:-1}"-)"
+			}
+	done </run/events
+	cp $T/dynamic_events $out/events
+	echo 1 >$T/events/fairtest/enable || finish "no events in group fairtest"
+fi
 
 rt-app /tmp/workload.json >$out/rt-app.out 2>&1 &
 pid=$!

@@ -29,6 +29,12 @@ case $fairsim in /*) ;; *) fairsim=$(pwd)/$fairsim ;; esac
 case $runs in ''|*[!0-9]*|0) die "RUNS=$runs: give the number of boots of the real kernel, 1 or more" ;; esac
 case $cpus in ''|*[!0-9]*|0) die "CPUS=$cpus: give the guest's CPUs, 1 or more" ;; esac
 case $accel in ''|auto|kvm|tcg|icount:[0-9]|icount:1[0-9]) ;; *) die "ACCEL=$accel: one of auto, kvm, tcg, icount:N" ;; esac
+case ${FAIRTEST_TWIN_CALIBRATE:-0} in
+''|0|1) ;;
+*) die "CALIBRATE=$FAIRTEST_TWIN_CALIBRATE: 1 (fairsim with the costs the real boots measured) or 0" ;;
+esac
+[ -z "${FAIRTEST_TWIN_EVENTS:-}" ] || [ -f "$FAIRTEST_TWIN_EVENTS" ] ||
+	die "FAIRTEST_TWIN_EVENTS=$FAIRTEST_TWIN_EVENTS: no such file of dynamic_events lines (see twin/events/)"
 "$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app
 
 mkdir -p "$(dirname "$result")"
@@ -84,6 +90,12 @@ echo "twin: $(basename "$workload"), $cpus CPUs, $duration s, features: $feature
 echo "twin: fairsim on $(basename "$ksrc"), seed $seed${sim_args:+, $sim_args}"
 rtapp_version=$(dpkg-query -W rt-app | cut -f2)
 echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_version"
+# rt-app 1.0 sets a SCHED_OTHER task's policy with sched_setscheduler() and
+# never its slice (docs/fidelity.md): fairsim's slices would not be the
+# real kernel's; the difference decides wake-up preemption (PREEMPT_SHORT).
+if grep -q '"dl-runtime"' "$workload" && ! grep -q 'SCHED_DEADLINE' "$workload"; then
+	echo "twin: note: rt-app 1.0 sets no slice from dl-runtime: the real tasks run with the default slice, fairsim with the file's (without dl-runtime fairsim runs what the real kernel ran)"
+fi
 
 feat_arg=
 [ -z "$features" ] || feat_arg="--features $features"
@@ -111,6 +123,23 @@ while [ "$i" -le "$runs" ]; do
 	echo "twin: boot $i: $(cat "$tmp/real-$i/wall") s wall, rt-app $(cat "$tmp/real-$i/calibration") ns/loop, schedstat: $share"
 	i=$((i + 1))
 done
+
+# CALIBRATE=1 (FAIRTEST_TWIN_CALIBRATE): fairsim again, with the idle exit,
+# wake-up preemption and wake cost these boots measured (twin/calibrate.py),
+# so that what differs is the scheduler's, not the emulated machine's; the
+# run with the costs given is kept as sim-given.*.
+case ${FAIRTEST_TWIN_CALIBRATE:-0} in
+1)
+	cal=$(cd "$tmp" && python3 "$top/twin/calibrate.py" sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i"; i=$((i + 1)); done)) ||
+		die "twin/calibrate.py could not read the costs from the real boots"
+	for f in txt json trace; do mv "$tmp/sim.$f" "$tmp/sim-given.$f"; done
+	# shellcheck disable=SC2086 # options are words
+	"$fairsim" --cpus "$cpus" --seed "$seed" --duration "$duration" $feat_arg $sim_args \
+		$(echo "$cal" | sed -n 1p) --json "$tmp/sim.json" --trace "$tmp/sim.trace" "$workload" >"$tmp/sim.txt" ||
+		die "fairsim failed on $workload with the calibrated costs ($(echo "$cal" | sed -n 1p))"
+	echo "twin: fairsim calibrated from the real boots: $(echo "$cal" | sed -n 2p)"
+	;;
+esac
 
 # Relative names: the table's header names the files as they will be.
 # shellcheck disable=SC2046 # one word per boot

@@ -163,13 +163,40 @@ static enum hrtimer_restart ft_hrtick(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * 7.2+'s __schedule() keeps the running slice's timer and defers any
+ * hrtick_start() it makes to its end (hrtick_schedule_enter/exit());
+ * 6.12's cancels the timer on entry and its pick arms a new one.
+ */
+#ifdef FT_HAVE_HRTICK_SCHED_DEFER
+enum { FT_HRTICK_DEFER = 2, FT_HRTICK_START = 4 };
+#endif
+
+static void hrtick_arm(struct rq *rq, s64 delta)
+{
+	rq->hrtick_time = ktime_add_ns(ns_to_ktime(ft_clock_now()), delta);
+#ifdef FT_HAVE_HRTICK_SCHED_DEFER
+	/* hrtick_needs_rearm(): a queued timer within 5 us of it stays */
+	if (hrtimer_is_queued(&rq->hrtick_timer) &&
+	    abs(rq->hrtick_time - hrtimer_get_expires(&rq->hrtick_timer)) <= 5000)
+		return;
+#endif
+	ft_hrtimer_start_on(&rq->hrtick_timer, rq->hrtick_time, cpu_of(rq));
+}
+
 void hrtick_start(struct rq *rq, u64 delay)
 {
 	/* core.c's floor: no slice shorter than 10 us is timed */
 	s64 delta = max_t(s64, delay, 10000LL);
 
-	rq->hrtick_time = ktime_add_ns(ns_to_ktime(ft_clock_now()), delta);
-	ft_hrtimer_start_on(&rq->hrtick_timer, rq->hrtick_time, cpu_of(rq));
+#ifdef FT_HAVE_HRTICK_SCHED_DEFER
+	if (rq->hrtick_sched) {
+		rq->hrtick_sched |= FT_HRTICK_START;
+		rq->hrtick_delay = delta;
+		return;
+	}
+#endif
+	hrtick_arm(rq, delta);
 }
 
 void ft_hrtick_init(struct rq *rq)
@@ -182,18 +209,43 @@ void ft_hrtick_init(struct rq *rq)
 #endif
 }
 
-/* __schedule(): the running slice's timer goes; the next pick arms its own. */
-void ft_hrtick_clear(struct rq *rq)
+/* __schedule()'s entry: 6.12 cancels the slice's timer, 7.2+ defers */
+void ft_hrtick_schedule_enter(struct rq *rq)
 {
+#ifdef FT_HAVE_HRTICK_SCHED_DEFER
+	rq->hrtick_sched = FT_HRTICK_DEFER;
+#else
 	if (hrtimer_active(&rq->hrtick_timer))
 		hrtimer_cancel(&rq->hrtick_timer);
+#endif
+}
+
+/*
+ * __schedule()'s end, switch or not (7.2+): the deferred hrtick_start()
+ * arms now; a CPU gone idle has no slice to time. Without it a task picked
+ * again (no set_next_task()) kept no timer and ran on to the tick.
+ */
+void ft_hrtick_schedule_exit(struct rq *rq)
+{
+#ifdef FT_HAVE_HRTICK_SCHED_DEFER
+	if (rq->hrtick_sched & FT_HRTICK_START)
+		hrtick_arm(rq, rq->hrtick_delay);
+	else if (rq->curr == rq->idle && !rq->nr_running &&
+		 hrtimer_is_queued(&rq->hrtick_timer))
+		hrtimer_cancel(&rq->hrtick_timer);
+	rq->hrtick_sched = 0;
+#endif
 }
 #else
 void ft_hrtick_init(struct rq *rq)
 {
 }
 
-void ft_hrtick_clear(struct rq *rq)
+void ft_hrtick_schedule_enter(struct rq *rq)
+{
+}
+
+void ft_hrtick_schedule_exit(struct rq *rq)
 {
 }
 #endif /* CONFIG_SCHED_HRTICK */
@@ -210,6 +262,15 @@ bool ft_throttle_deferred(void)
 bool ft_hrtick_available(void)
 {
 	return IS_ENABLED(CONFIG_SCHED_HRTICK);
+}
+
+bool ft_hrtick_kept_by_schedule(void)
+{
+#if defined(CONFIG_SCHED_HRTICK) && defined(FT_HAVE_HRTICK_SCHED_DEFER)
+	return true;
+#else
+	return false;
+#endif
 }
 
 unsigned long ft_cpu_hrticks(int cpu)

@@ -15,6 +15,7 @@ static ft_behaviour_fn behaviour;
 static void *behaviour_ctx;
 static ft_observer_fn observer;
 static void *observer_ctx;
+static bool observe_probes;
 
 void ft_set_behaviour(ft_behaviour_fn fn, void *ctx)
 {
@@ -138,15 +139,81 @@ void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *ne
 		observer(&o, observer_ctx);
 }
 
+/* What ftrace's flags field shows of the CPU that runs the wake-up. */
+static char resched_letter(void)
+{
+	struct task_struct *curr = this_rq()->curr;
+
+	if (test_tsk_need_resched(curr))
+		return 'N';
+#ifdef FT_HAVE_RESCHED_LAZY
+	if (test_tsk_thread_flag(curr, TIF_NEED_RESCHED_LAZY))
+		return 'l';
+#endif
+	return '.';
+}
+
 void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p)
 {
 	struct ft_obs o = {
 		.kind = kind, .now = ft_m.now, .cpu = task_cpu(p),
-		.pid = p->pid, .prio = p->prio,
+		.pid = p->pid, .prio = p->prio, .resched = resched_letter(),
 	};
 
 	if (observer)
 		observer(&o, observer_ctx);
+}
+
+void ft_set_observe_probes(bool on)
+{
+	observe_probes = on;
+}
+
+static void probe(const char *name, const char *fmt, ...)
+{
+	char text[512];
+	va_list args;
+	struct ft_obs o = { .kind = FT_OBS_PROBE, .now = ft_m.now,
+			    .cpu = smp_processor_id(), .probe = name, .text = text };
+
+	va_start(args, fmt);
+	ft_host_vformat(text, sizeof(text), fmt, args);
+	va_end(args);
+	observer(&o, observer_ctx);
+}
+
+/*
+ * wakeup_preempt()'s call into the class, as the guest's fprobe on
+ * wakeup_preempt_fair() (6.12: check_preempt_wakeup_fair()) sees it: the
+ * placed wakee, the running task, the root queue's sums (twin/events/).
+ */
+void ft_observe_wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
+{
+#ifdef FT_HAVE_RQ_DONOR
+	struct task_struct *c = rq->donor;
+#else
+	struct task_struct *c = rq->curr;
+#endif
+
+	if (!observer || !observe_probes || c->sched_class != p->sched_class)
+		return;
+	probe("wpf", "pid=%d wf=%#x pv=%llu pl=%lld pd=%llu ps=%llu pdl=%d cpid=%d cv=%llu "
+	      "cd=%llu cp=%llu cs=%llu cx=%llu zv=%llu sv=%lld sw=%llu nq=%u",
+	      p->pid, flags, p->se.vruntime, p->se.vlag, p->se.deadline, p->se.slice,
+#ifdef FT_HAVE_DELAYED_DEQUEUE
+	      p->se.sched_delayed,
+#else
+	      0,
+#endif
+	      c->pid, c->se.vruntime, c->se.deadline,
+#ifdef FT_HAVE_VPROT
+	      c->se.vprot,
+#else
+	      0ULL,
+#endif
+	      c->se.slice, c->se.sum_exec_runtime,
+	      (u64)rq->cfs.FT_CFS_ZERO_VRUNTIME, (s64)rq->cfs.FT_CFS_SUM_V,
+	      (u64)rq->cfs.FT_CFS_SUM_W, rq->cfs.FT_CFS_NR);
 }
 
 void ft_observe_migrate(struct task_struct *p, int dest_cpu)

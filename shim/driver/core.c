@@ -203,8 +203,10 @@ void deactivate_task(struct rq *rq, struct task_struct *p, int flags)
 
 void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 {
-	if (p->sched_class == rq->curr->sched_class)
+	if (p->sched_class == rq->curr->sched_class) {
+		ft_observe_wakeup_preempt(rq, p, flags);
 		rq->curr->sched_class->wakeup_preempt(rq, p, flags);
+	}
 	else if (rq->curr == rq->idle)
 		resched_curr(rq);
 	if (task_on_rq_queued(rq->curr) && test_tsk_need_resched(rq->curr))
@@ -347,7 +349,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	update_rq_clock(rq);
 	rq->clock_update_flags = RQCF_UPDATED;
 
-	ft_hrtick_clear(rq);
+	ft_hrtick_schedule_enter(rq);
 	prev = rq->curr;
 	ft_m.resched_unseen[cpu] = false;	/* it schedules now anyway */
 	if (prev == ft_m.stopper[cpu] && !preempt) {
@@ -377,6 +379,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		ft_event(FT_EV_SWITCH);
 		ft_observe_switch(cpu, prev, next, preempt);
 	}
+	ft_hrtick_schedule_exit(rq);
 	rq_unpin_lock(rq, &rf);
 	raw_spin_rq_unlock_irq(rq);
 

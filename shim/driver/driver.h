@@ -209,6 +209,7 @@ void ft_behave(int id);
 void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *next,
 		       bool preempt);
 void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p);
+void ft_observe_wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
 void ft_observe_migrate(struct task_struct *p, int dest_cpu);
 void ft_cpus_from_bits(struct cpumask *mask, u64 bits);
 
@@ -217,7 +218,8 @@ void ft_irq_exit(int cpu);
 void ft_task_work_run(int cpu);	/* task_work.c: on the way back to user space */
 /* hrtimers (seams/hrtimer.c) and hrtick (bandwidth.c) */
 void ft_hrtick_init(struct rq *rq);
-void ft_hrtick_clear(struct rq *rq);
+void ft_hrtick_schedule_enter(struct rq *rq);
+void ft_hrtick_schedule_exit(struct rq *rq);
 bool ft_stop_pending(int cpu);
 void ft_stopper_sleeps(struct rq *rq);
 bool ft_run_stoppers(void);

@@ -331,6 +331,52 @@ for m in mutex:--cpus_2 idle_islands:--islands; do
 	fi
 done
 
+# A wake-up's flags field carries the need_resched letter the wake-up left
+# on its CPU, as a real trace's sched_wakeup line does ('N', '.'):
+# twin/fast_wakeups.py and wakeup_state.py split wake-ups by it. On the
+# ideal machine a preempting wake-up switches at the same instant. Expect
+# w's wake-ups of both kinds, each 'N' one followed at once by the switch
+# to w and no '.' one; with FAIRSIM_PROBES=1 a wpf line (fair.c's state
+# at the check) before each, and the same figures as without.
+"$sim" --quiet --ideal --seed 0 --cpus 1 --json "$out/wb.json" --trace "$out/wb.trace" \
+	"$here/cases/waker_busy.json" 2>"$out/wb.err" &&
+FAIRSIM_PROBES=1 "$sim" --quiet --ideal --seed 0 --cpus 1 --json "$out/wbp.json" \
+	--trace "$out/wbp.trace" "$here/cases/waker_busy.json" 2>>"$out/wb.err" ||
+	bad "waker_busy: fairsim failed: $(head -c 300 "$out/wb.err")"
+if why=$(python3 - "$out/wb.trace" "$out/wbp.trace" "$out/wb.json" "$out/wbp.json" 2>&1 <<'EOF'
+import json, re, sys
+ev = re.compile(r'\] (\S+)\s+([\d.]+): (sched_wakeup|sched_switch|wpf): (.*)')
+def wakes(path):
+	out, pend, probe = [], None, 0
+	for line in open(path):
+		m = ev.search(line)
+		if not m:
+			continue
+		flags, t, e, rest = m.groups()
+		if e == 'wpf' and ' pid=2 ' in rest:
+			probe += 1
+		elif e == 'sched_wakeup' and 'comm=w-0 ' in rest:
+			pend = (flags[1], t)
+		elif e == 'sched_switch' and 'next_comm=w-0 ' in rest and pend:
+			out.append((pend[0], pend[1] == t))
+			pend = None
+	return out, probe
+w, _ = wakes(sys.argv[1])
+wp, probes = wakes(sys.argv[2])
+kinds = {f for f, _ in w}
+if kinds != {'N', '.'}:
+	sys.exit('wake-up flags %s, not both N and .' % sorted(kinds))
+if any((f == 'N') != at_once for f, at_once in w):
+	sys.exit('a wake-up whose flag does not match the switch that followed')
+if probes < len(wp) or wp != w:
+	sys.exit('%d wpf lines for %d wake-ups, or other wake-ups with probes' % (probes, len(wp)))
+a, b = (json.load(open(f)) for f in sys.argv[3:5])
+if a['tasks'] != b['tasks']:
+	sys.exit('the probes changed the figures')
+EOF
+); then ok "trace: a wake-up's resched flag matches its switch; FAIRSIM_PROBES adds wpf lines only"
+else bad "trace: wake-up flags or probes: $why"; fi
+
 # A real kernel's trace (traces/rtapp-host.trace: rt-app 1.0 on a busy
 # build machine, 2 CPUs, with other tasks running). rt-app names every
 # instance after its key, renames a thread only after it started (its

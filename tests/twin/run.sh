@@ -35,7 +35,16 @@ if ! why=$("$top/sched_fair/kimage.sh" "$ksrc" 2>&1 >/dev/null); then
 	exit 1
 fi
 
-if "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/sleeper" 1 2 1 "" 1 "${FAIRTEST_TWIN_ACCEL:-}" \
+# The one boot also calibrates fairsim's costs from itself (CALIBRATE=1)
+# and, on a tree whose probe file we have, reads fair.c's state at each
+# wake-up on both sides (FAIRTEST_TWIN_EVENTS, FAIRSIM_PROBES).
+case ${ksrc##*/} in
+*-6.12-*) events=$top/twin/events/wakeup-6.12.events ;;
+*-7.3-*) events=$top/twin/events/wakeup-7.3.events ;;
+*) events= ;;
+esac
+if FAIRTEST_TWIN_CALIBRATE=1 FAIRTEST_TWIN_EVENTS=$events FAIRSIM_PROBES=${events:+1} \
+	"$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/sleeper" 1 2 1 "" 1 "${FAIRTEST_TWIN_ACCEL:-}" \
 	>"$out/sleeper.log" 2>&1; then
 	ok "the sleeper ran in fairsim and on $(sed -n 's/^twin: real kernel \(.*\) under QEMU \([^,]*\),.*/\1 (\2)/p' "$out/sleeper.log")"
 else
@@ -75,6 +84,32 @@ else
 	not_ok "no real run to check"
 fi
 
+# CALIBRATE=1: the header names a wake cost and a wake-up preemption read
+# from the boot (B's 1 ms runs, A preempted by B's wake-ups), fairsim ran
+# again with them (sim.json has them), the first run kept.
+cal=$(sed -n 's/^twin: fairsim calibrated from the real boots: //p' "$out/sleeper.log")
+if echo "$cal" | grep -q 'wake-up preemption [0-9]* us (p50 of [0-9]*' &&
+   echo "$cal" | grep -q 'wake cost [0-9]* us (B:' && [ -f "$out/sleeper/sim-given.json" ] &&
+   python3 -c 'import json, re, sys
+c = int(re.search(r"wake cost (\d+) us", sys.argv[2]).group(1))
+sys.exit(json.load(open(sys.argv[1]))["wake_cost_ns"] != c * 1000)' "$out/sleeper/sim.json" "$cal"; then
+	ok "CALIBRATE=1: $cal"
+else
+	not_ok "CALIBRATE=1: no calibrated rerun with the costs it names (header: ${cal:-none})"
+fi
+
+# The probes: a wpf line at each of B's wake-ups on both sides, which
+# twin/wakeup_state.py sets side by side.
+if [ -z "$events" ]; then
+	echo "ok - twin: # SKIP no probe file for ${ksrc##*/} (twin/events/)"
+elif st=$(python3 "$top/twin/wakeup_state.py" B "$out/sleeper/sim.trace" "$out/sleeper/real-1/trace" 2>&1) &&
+     [ "$(echo "$st" | grep -c 'wake-ups of B, ')" = 2 ]; then
+	ok "probes on both sides: $(echo "$st" | grep 'wake-ups of B' | sed 's/.*: //' | tr '\n' ';')"
+else
+	echo "$st" | sed 's/^/# /'
+	not_ok "probes: no wpf lines for B's wake-ups on both sides"
+fi
+
 # Bad input: one line, non-zero, nothing left.
 bad() {
 	name=$1 want=$2
@@ -94,6 +129,10 @@ bad "an unknown accelerator" "ACCEL=warp" \
 	"$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 warp
 bad "a workload with fairsim's pipes" "rt-app 1.0 cannot run fairsim's pipes" \
 	"$top/twin/twin.sh" "$fairsim" "$ksrc" "$top/fixtures/workloads/cyclictest-hackbench.json" "$out/bad" 1 2 1 "" 1 icount:1
+bad "a bad CALIBRATE" "CALIBRATE=2" \
+	env FAIRTEST_TWIN_CALIBRATE=2 "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1
+bad "a missing probe file" "FAIRTEST_TWIN_EVENTS=/no/such" \
+	env FAIRTEST_TWIN_EVENTS=/no/such "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1
 bad "a guest that does not finish in its time" "did not power off within 5 s" \
 	env FAIRTEST_TWIN_LIMIT=5 "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1
 rm -f "$out/bad.out" "$out/bad.err"

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# How a waker's bursts end beside a task that always runs (the sleeper's B
+# beside A), in a tracefs trace (a real boot's real-N/trace or fairsim's
+# sim.trace): per wake-up of B, whether B was preempted before it slept;
+# how long A ran after each preemption of B (A's stretch, p10/p50/p90, and
+# how many ran past 1.5 ms: to the tick rather than a slice); and, where
+# the trace has wpf lines (twin/events/, FAIRSIM_PROBES=1), B's lag at the
+# wake-up of each kind of burst. docs/fidelity.md uses it for the sleeper.
+#
+# usage: twin/bursts.py A B TRACE...
+import re
+import sys
+
+if len(sys.argv) < 4:
+    sys.exit("usage: twin/bursts.py A B TRACE...")
+a, b = sys.argv[1], sys.argv[2]
+ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_wakeup|wpf): (.*)')
+sw_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+)')
+
+
+def named(comm, name):
+    return comm == name or re.fullmatch(re.escape(name) + r'-\d+', comm) is not None
+
+
+def q(xs, f):
+    return round(xs[min(len(xs) - 1, int(len(xs) * f))]) if xs else "-"
+
+
+for path in sys.argv[3:]:
+    try:
+        lines = open(path)
+    except OSError as e:
+        sys.exit("fairtest: bursts.py: %s: %s" % (path, e.strerror))
+    bpid, lag, burst, bursts, stretch, since = None, None, None, [], [], None
+    for line in lines:
+        m = ev_re.search(line)
+        if not m:
+            continue
+        flags, t, ev, rest = m.groups()
+        t = float(t)
+        if ev == "wpf":
+            f = dict(re.findall(r'(\w+)=(-?\w+)', rest))
+            if f.get("pid") == bpid:
+                v = int(f["pl"], 0) & (2**64 - 1)
+                lag = (v - 2**64 if v >= 2**63 else v) / 1000
+        elif ev == "sched_wakeup":
+            c = re.search(r'comm=(\S+) pid=(\d+)', rest)
+            if c and named(c.group(1), b):
+                bpid = c.group(2)
+                burst = {"preempted": 0, "lag": lag}
+                lag = None
+        else:
+            s = sw_re.search(rest)
+            if not s:
+                continue
+            prev, _, state, nxt = s.groups()
+            if named(prev, a) and since is not None:
+                stretch.append((t - since) * 1e6)
+                since = None
+            if named(prev, b) and burst is not None:
+                if state.startswith("R"):
+                    burst["preempted"] += 1
+                    since = t if named(nxt, a) else None
+                else:
+                    bursts.append(burst)
+                    burst = None
+    stretch.sort()
+    print("%s: %d bursts of %s, %d ended in its sleep unpreempted; %s ran %d times after %s's "
+          "preemption: p10/p50/p90 %s/%s/%s us, %d over 1.5 ms" % (
+              path, len(bursts), b, sum(not x["preempted"] for x in bursts), a, len(stretch), b,
+              q(stretch, .1), q(stretch, .5), q(stretch, .9), sum(x > 1500 for x in stretch)))
+    for kind, sel in (("unpreempted", [x for x in bursts if not x["preempted"]]),
+                      ("preempted", [x for x in bursts if x["preempted"]])):
+        lags = sorted(x["lag"] for x in sel if x["lag"] is not None)
+        if lags:
+            print("  %s bursts: %s's lag at the wake-up p10/p50/p90 %s/%s/%s us" % (
+                kind, b, q(lags, .1), q(lags, .5), q(lags, .9)))

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# fair.c's state at one task's wake-up preemption checks, from the "wpf"
+# lines of a trace: a real boot's (make twin with FAIRTEST_TWIN_EVENTS=
+# twin/events/wakeup-<tree>.events) or fairsim's (FAIRSIM_PROBES=1 with
+# TRACE=). Per trace: how often the check decided to preempt (the flag of
+# the sched_wakeup line that follows: anything but '.'), and the state it
+# decided on, split by that decision: the running task eligible (its
+# vruntime at or below V) and still protected (vruntime below vprot; 7.x), the
+# wakee's lag V - vruntime and deadline against the running task's, in us
+# of virtual time (nice 0: us of CPU time), the queue's length.
+#
+# usage: twin/wakeup_state.py TASK TRACE...
+import re
+import sys
+
+if len(sys.argv) < 3:
+    sys.exit("usage: twin/wakeup_state.py TASK TRACE...")
+task = sys.argv[1]
+ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_wakeup|wpf): (.*)')
+kv_re = re.compile(r'(\w+)=(-?\w+)')
+name_re = re.compile(r'comm=%s(-\d+)? pid=(\d+)' % re.escape(task))
+
+
+def u64(x):
+    return int(x, 0) & (2**64 - 1)
+
+
+def s64(x):
+    v = u64(x)
+    return v - 2**64 if v >= 2**63 else v
+
+
+def has_prot(r):
+    # 6.12 has no vprot: its guest probe reads none, fairsim writes 0
+    return u64(r.get("cp", "0")) != 0
+
+
+def pct(v, n):
+    return "%3.0f%%" % (100.0 * v / n) if n else "   -"
+
+
+def p50(xs):
+    xs = sorted(xs)
+    return "%8.0f" % xs[len(xs) // 2] if xs else "       -"
+
+
+for path in sys.argv[2:]:
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        sys.exit("fairtest: wakeup_state.py: %s: %s" % (path, e.strerror))
+    pids = {m.group(2) for l in lines for m in [name_re.search(l)] if m}
+    pend, rows = None, []
+    for line in lines:
+        m = ev_re.search(line)
+        if not m:
+            continue
+        flags, _, ev, rest = m.groups()
+        f = dict(kv_re.findall(rest))
+        if ev == "wpf" and f.get("pid") in pids:
+            pend = f
+        elif ev == "sched_wakeup" and pend and name_re.search(rest):
+            pend["preempt"] = len(flags) > 1 and flags[1] != "."
+            rows.append(pend)
+            pend = None
+    if not rows:
+        print("%s: no wpf line for %s (no probes in this trace?)" % (path, task))
+        continue
+    print("%s: %d wake-ups of %s, %s decided to preempt" % (
+        path, len(rows), task, pct(sum(r["preempt"] for r in rows), len(rows)).strip()))
+    print("  %-9s %5s %9s %9s %9s %9s %9s %5s" % (
+        "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "nq"))
+    for want, name in ((True, "preempt"), (False, "not")):
+        sel = [r for r in rows if r["preempt"] == want]
+        n = len(sel)
+        elig = prot = 0
+        lag, dd, cdv = [], [], []
+        for r in sel:
+            zv, sw, sv = u64(r["zv"]), u64(r["sw"]), s64(r["sv"])
+            # the running task's weight in the sum: nice 0 (these workloads),
+            # in the tree's unit (6.12 sums scale_load_down() weights, 1024)
+            cv, cw = u64(r["cv"]), 1048576 if sw % 1048576 == 0 else 1024
+            # V as avg_vruntime() computes it, the running task weighed in
+            V = zv + (sv + s64(str(cv - zv)) * cw) / (sw + cw)
+            elig += cv <= V
+            prot += has_prot(r) and cv < u64(r["cp"])
+            lag.append((V - u64(r["pv"])) / 1000)
+            dd.append(s64(str(u64(r["pd"]) - u64(r["cd"]))) / 1000)
+            cdv.append((u64(r["cd"]) - V) / 1000)
+        print("  %-9s %5d %9s %9s %9s %9s %9s %5s" % (
+            name, n, pct(elig, n), pct(prot, n) if sel and has_prot(sel[0]) else "   -", p50(lag), p50(dd), p50(cdv),
+            p50([int(r["nq"]) for r in sel]).strip()))
