@@ -30,6 +30,8 @@ trap 'exit 130' INT TERM HUP
 
 mkdir -p "$tmp/cpio/run"
 cp "$json" "$tmp/cpio/run/workload.json"
+# A program beside rt-app (twin/workload.py's "twin:" line): its threads, its command.
+[ ! -f "${json%.json}.extra" ] || cp "${json%.json}.extra" "$tmp/cpio/run/extra"
 # The ring buffer, per CPU: the trace of a busy CPU runs to about 1 MB a
 # second in the binary buffer; the guest has 1 GiB.
 buffer_kb=$(awk -v d="$duration" -v c="$cpus" 'BEGIN { k = int(d * 2048 + 8192); m = int(262144 / c); print (k > m ? m : k) }')

@@ -15,6 +15,14 @@
 # SIM_ARGS: more options for fairsim's run (the model's costs: --ideal,
 # --timer-slack, ...), as words.
 #
+# FAIRTEST_TWIN_STORE=DIR keeps a copy of the boots in DIR/<key>, the key a
+# hash of what decides them: the kernel package and version, the file
+# rt-app runs (the workload's content, the window), the features, CPUs,
+# boots, accelerator, the guest's /init and extra kernel arguments. With
+# FAIRTEST_TWIN_REUSE=1 as well, boots stored under that key are used
+# instead of booting; their traces still go through today's analysis and
+# fairsim always runs (twin/fidelity.sh uses this).
+#
 # usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL [SIM_ARGS]
 set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
@@ -29,7 +37,7 @@ case $fairsim in /*) ;; *) fairsim=$(pwd)/$fairsim ;; esac
 case $runs in ''|*[!0-9]*|0) die "RUNS=$runs: give the number of boots of the real kernel, 1 or more" ;; esac
 case $cpus in ''|*[!0-9]*|0) die "CPUS=$cpus: give the guest's CPUs, 1 or more" ;; esac
 case $accel in ''|auto|kvm|tcg|icount:[0-9]|icount:1[0-9]) ;; *) die "ACCEL=$accel: one of auto, kvm, tcg, icount:N" ;; esac
-"$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app
+"$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app rt-tests
 
 mkdir -p "$(dirname "$result")"
 # The kernel: Debian's image of the tree's version; a tree of the user's
@@ -79,11 +87,21 @@ limit=$(awk -v d="$duration" -v c="$cpus" 'BEGIN { printf "%d\n", 180 + 20 * d *
 limit=${FAIRTEST_TWIN_LIMIT:-$limit}
 
 pkg=$(cat "$kimage/package")
+store= key=
+if [ -n "${FAIRTEST_TWIN_STORE:-}" ]; then
+	key=$({ echo "$pkg $cpus $duration $runs $accel $threads"; echo "$features"
+		echo "${FAIRTEST_TWIN_APPEND:-}"; cat "$tmp/rtapp.json" "$top/twin/init.sh" "$top/twin/boot.sh"
+		[ ! -f "$tmp/rtapp.extra" ] || cat "$tmp/rtapp.extra"
+		cat "$(dirname "$initrd")/initramfs.key"; } | md5sum | cut -c1-16)
+	store=$FAIRTEST_TWIN_STORE/$key
+fi
 features_shown=${features:-"the kernel's defaults"}
 echo "twin: $(basename "$workload"), $cpus CPUs, $duration s, features: $features_shown"
 echo "twin: fairsim on $(basename "$ksrc"), seed $seed${sim_args:+, $sim_args}"
 rtapp_version=$(dpkg-query -W rt-app | cut -f2)
 echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_version"
+[ ! -f "$tmp/rtapp.extra" ] ||
+	echo "twin: beside rt-app on the real kernel: $(sed -n 2p "$tmp/rtapp.extra") ($(dpkg-query -W rt-tests | cut -f2)), for the $(sed -n 1p "$tmp/rtapp.extra") threads of the file's pipe tasks, which fairsim runs"
 
 feat_arg=
 [ -z "$features" ] || feat_arg="--features $features"
@@ -92,14 +110,26 @@ feat_arg=
 	--json "$tmp/sim.json" --trace "$tmp/sim.trace" "$workload" >"$tmp/sim.txt" ||
 	die "fairsim failed on $workload (see above)"
 
+# The real trace is read for the tasks rt-app ran.
+real_workload=$workload
+[ ! -f "$tmp/rtapp.analysis.json" ] || real_workload=$tmp/rtapp.analysis.json
+reused=
+if [ -n "$store" ] && [ -n "${FAIRTEST_TWIN_REUSE:-}" ] && [ -f "$store/complete" ]; then
+	reused=$store
+	echo "twin: the $runs boots stored under $store (same kernel, file, features, window, boots): not booted again"
+fi
 i=1
 while [ "$i" -le "$runs" ]; do
-	"$top/twin/boot.sh" "$kimage" "$initrd" "$tmp/rtapp.json" "$threads" "$cpus" "$duration" \
-		"$features" "$accel" "$limit" "$tmp/real-$i" || exit 1
+	if [ -n "$reused" ]; then
+		cp -a "$reused/real-$i" "$tmp/real-$i" || die "cannot copy $reused/real-$i"
+	else
+		"$top/twin/boot.sh" "$kimage" "$initrd" "$tmp/rtapp.json" "$threads" "$cpus" "$duration" \
+			"$features" "$accel" "$limit" "$tmp/real-$i" || exit 1
+	fi
 	over=$(awk '$2 > 0 { n += $2 } END { print n + 0 }' "$tmp/real-$i/overrun")
 	[ "$over" -eq 0 ] ||
 		die "boot $i: the trace buffer overflowed ($over events lost); a shorter DURATION fits"
-	"$fairsim" --from-trace "$tmp/real-$i/trace" --workload "$workload" --cpus "$cpus" \
+	"$fairsim" --from-trace "$tmp/real-$i/trace" --workload "$real_workload" --cpus "$cpus" \
 		--duration "$duration" --json "$tmp/real-$i.json" >"$tmp/real-$i.txt" ||
 		die "boot $i: its trace did not read (real-$i/trace)"
 	# schedstat, a second measurement beside the trace's: each thread's
@@ -111,6 +141,12 @@ while [ "$i" -le "$runs" ]; do
 	echo "twin: boot $i: $(cat "$tmp/real-$i/wall") s wall, rt-app $(cat "$tmp/real-$i/calibration") ns/loop, schedstat: $share"
 	i=$((i + 1))
 done
+if [ -n "$store" ] && [ -z "$reused" ]; then
+	rm -rf "$store.tmp" && mkdir -p "$store.tmp" &&
+	for d in "$tmp"/real-*/; do cp -a "$d" "$store.tmp/"; done &&
+	cp "$tmp/rtapp.json" "$store.tmp/" && touch "$store.tmp/complete" &&
+	rm -rf "$store" && mv "$store.tmp" "$store" || die "cannot store the boots in $store"
+fi
 
 # Relative names: the table's header names the files as they will be.
 # shellcheck disable=SC2046 # one word per boot
