@@ -34,8 +34,13 @@ cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base: cyclictest-rtapp:7.3:debi
 weights:6.12:base: weights:7.3:base:
 schbench-mutex:6.12:base: schbench-mutex:7.3:base:
 cyclictest-hackbench-1cpu:6.12:base: cyclictest-hackbench-1cpu:7.3:base:
+hackbench-timed-1cpu:6.12:base: hackbench-timed-1cpu:7.3:base:
 balance-idle-2cpu:6.12:base::2 balance-idle-2cpu:7.3:base::2"}
 logs=$o/fidelity
+# The real hackbench's CPU per pipe write or read of 1000 bytes, us, under
+# icount shift 1: hackbench-timed-1cpu's printed Time over its 240000
+# operations (docs/fidelity.md).
+HACKBENCH_COST_US=${HACKBENCH_COST_US:-6}
 mkdir -p "$logs/real" || exit 1
 export FAIRTEST_TWIN_STORE="$logs/real"
 if [ -n "${FIDELITY_RERUN:-}" ]; then unset FAIRTEST_TWIN_REUSE; else export FAIRTEST_TWIN_REUSE=1; fi
@@ -72,6 +77,19 @@ EOF
 	# whatever dl-runtime says. The same real boots beside fairsim given the
 	# file without dl-runtime, which is what the real kernel ran.
 	# (alone on its CPU a task's slice decides nothing: beside others only)
+	# fairsim's hackbench at the cost per pipe operation the real one had
+	# (hackbench-timed-1cpu: 240000 writes and reads in its printed Time)
+	if [ "$w" = cyclictest-hackbench-1cpu ]; then
+		measured=$logs/$w-cost$HACKBENCH_COST_US.json
+		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$HACKBENCH_COST_US" \
+			--forever --duration 30 --cyclictest 3777:0 >"$measured" &&
+		(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$duration" \
+			${feat:+--features "$feat"} --json sim-cost.json "$measured" >/dev/null &&
+		 "$dir/../../fairsim" --twin sim-cost.json real-*.json --json twin-cost.json >/dev/null 2>&1) ||
+			{ echo "fairtest: fidelity.sh: fairsim on $measured failed" >&2; exit 1; }
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w, $HACKBENCH_COST_US us an operation" "$kv" "$prof" \
+			"${feat:-defaults}" "$cpus" "$dir" twin-cost.json
+	fi
 	case $w in cyclictest-rtapp) ;; *) continue ;; esac
 	nodl=$logs/$w-nodl.json
 	sed '/"dl-runtime"/d' "$top/fixtures/workloads/$w.json" >"$nodl" || exit 1

@@ -14,25 +14,22 @@ import sys
 
 # workload: its deciding rows, (task, metric); None is the machine.
 DECIDING = {
-    "sleeper": [("B", "share %"), ("B", "run per wake-up us"), ("B", "wake-up p99 us"),
-                ("B", "preemptions")],
+    "sleeper": [("B", "share %"), ("B", "wake-up p99 us"), ("B", "preemptions")],
     "cyclictest": [("cyclictest", "run per wake-up us"), ("cyclictest", "wake-up p50 us"),
-                   ("cyclictest", "wake-up p99 us"), ("cyclictest", "wake-up max us"),
-                   (None, "idle-CPU wake-up p50 us")],
+                   ("cyclictest", "wake-up p99 us"), ("cyclictest", "wake-up max us")],
     "cyclictest-rtapp": [("cyclictest", "wake-up p50 us"), ("cyclictest", "wake-up p99 us"),
                          ("cyclictest", "wake-up max us"), ("rtapp", "share %")],
-    "weights": [("heavy", "share %"), ("mid", "share %"), ("light", "share %"),
-                ("light", "switches")],
-    "schbench-mutex": [("worker-0", "share %"), ("worker-0", "wake-ups"),
-                       ("worker-0", "wake-up p50 us"), ("worker-0", "wake-up p99 us"),
-                       ("message-0", "wake-up p99 us")],
-    "cyclictest-hackbench-1cpu": [("cyclictest", "run per wake-up us"),
-                                  ("cyclictest", "wake-up p50 us"), ("cyclictest", "wake-up p99 us"),
-                                  ("cyclictest", "wake-up max us"), ("hackbench", "share % (all threads)"),
-                                  ("hackbench", "wake-ups")],
-    "balance-idle-2cpu": [("w", "run per wake-up us"), ("w", "share %"), ("w", "migrations"),
-                          (None, "idle 2.5-3ms"), (None, "idle 3-4ms"), (None, "idle >4ms"),
-                          (None, "idle longest ms")],
+    "cyclictest-rtapp, no dl-runtime": [("cyclictest", "wake-up p99 us")],
+    "weights": [("heavy", "share %"), ("mid", "share %"), ("light", "share %")],
+    "schbench-mutex": [("worker-0", "wake-ups"), ("worker-0", "wake-up p50 us"),
+                       ("worker-0", "wake-up p99 us"), ("message-0", "wake-up p99 us")],
+    "cyclictest-hackbench-1cpu": [("cyclictest", "wake-up p50 us"), ("cyclictest", "wake-up p99 us"),
+                                  ("cyclictest", "wake-up max us"), ("hackbench", "wake-ups"),
+                                  ("hackbench", "share % (all threads)")],
+    "hackbench-timed-1cpu": [("hackbench", "share % (all threads)"), ("hackbench", "wake-ups"),
+                             ("cyclictest", "wake-up p99 us")],
+    "balance-idle-2cpu": [("w", "run per wake-up us"), ("w", "migrations"), (None, "idle 2.5-3ms"),
+                          (None, "idle 3-4ms"), (None, "idle >4ms")],
 }
 HEAD = ("| workload | kernel | CPUs | profile, features | task | metric | fairsim "
         "| real mean +/- sd [min, max] | difference |\n|---|---|---|---|---|---|---|---|---|")
@@ -84,8 +81,7 @@ def main():
             sys.exit("fairtest: fidelity_table.py: %s/%s: %s" % (d, name, e))
         t["rows"] += stand_in(d, t)
         rows = {(r["task"], r["metric"]): r for r in t["rows"]}
-        base = w.split(",")[0]
-        want = DECIDING.get(base) or sorted({(r["task"], "share %") for r in t["rows"] if r["task"]})
+        want = DECIDING.get(w) or DECIDING.get(w.split(",")[0]) or sorted({(r["task"], "share %") for r in t["rows"] if r["task"]})
         idle = rows.get((None, "idle-CPU wake-ups"))
         for key in want:
             r = rows.get(key)
