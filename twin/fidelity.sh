@@ -31,9 +31,9 @@ sleeper:6.12:base:!DELAY_DEQUEUE sleeper:7.3:base:!DELAY_DEQUEUE
 sleeper:7.3:debian: sleeper:7.3:debian:!DELAY_DEQUEUE
 cyclictest:6.12:base: cyclictest:7.3:base:
 cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base: cyclictest-rtapp:7.3:debian:
-weights:6.12:base: weights:7.3:base:
-schbench-mutex:6.12:base: schbench-mutex:7.3:base:
-cyclictest-hackbench-1cpu:6.12:base: cyclictest-hackbench-1cpu:7.3:base:
+weights:6.12:base: weights:7.3:base: weights:7.3:debian:
+schbench-mutex:6.12:base: schbench-mutex:7.3:base: schbench-mutex:7.3:debian:
+cyclictest-hackbench-1cpu:6.12:base: cyclictest-hackbench-1cpu:7.3:base: cyclictest-hackbench-1cpu:7.3:debian:
 hackbench-timed-1cpu:6.12:base: hackbench-timed-1cpu:7.3:base:
 balance-idle-2cpu:6.12:base::2 balance-idle-2cpu:7.3:base::2"}
 logs=$o/fidelity

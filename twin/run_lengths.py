@@ -4,7 +4,8 @@
 # How long a task runs each time it is switched in, in a tracefs trace (a
 # real boot's real-N/trace, or fairsim's sim.trace): per trace, the count
 # and the p10 / p50 / p90 / max of its runs (switch in to switch out, us),
-# all instances of the task together ("mid-0-3" and "mid" are "mid"). A
+# and how many lasted 3 ms or more (most of a 4 ms tick), all instances
+# of the task together ("mid-0-3" and "mid" are "mid"). A
 # slice ended by the hrtick is a run of about the base slice; one ended by
 # the tick is a multiple of it. docs/fidelity.md uses it for weights.
 #
@@ -42,5 +43,7 @@ for path in sys.argv[2:]:
         print("%s: %s never ran" % (path, task))
         continue
     n = len(runs)
-    print("%s: %s ran %d times; run us p10 %.0f, p50 %.0f, p90 %.0f, max %.0f" % (
-        path, task, n, runs[n // 10], runs[n // 2], runs[9 * n // 10], runs[-1]))
+    long_ = sum(r >= 3000 for r in runs)
+    print("%s: %s ran %d times; run us p10 %.0f, p50 %.0f, p90 %.0f, max %.0f; %d (%.0f%%) of 3 ms "
+          "or more" % (path, task, n, runs[n // 10], runs[n // 2], runs[9 * n // 10], runs[-1],
+                       long_, 100 * long_ / n))
