@@ -112,7 +112,12 @@ feat_arg=
 
 # The real trace is read for the tasks rt-app ran.
 real_workload=$workload
-[ ! -f "$tmp/rtapp.analysis.json" ] || real_workload=$tmp/rtapp.analysis.json
+# (under the workload's own name, which the table's header compares)
+if [ -f "$tmp/rtapp.analysis.json" ]; then
+	mkdir "$tmp/analysis"
+	real_workload=$tmp/analysis/$(basename "$workload")
+	mv "$tmp/rtapp.analysis.json" "$real_workload"
+fi
 reused=
 if [ -n "$store" ] && [ -n "${FAIRTEST_TWIN_REUSE:-}" ] && [ -f "$store/complete" ]; then
 	reused=$store
