@@ -24,7 +24,9 @@ esac
 # O as make takes it: relative to where the command runs.
 o=${O:-$top/build}
 case $o in /*) ;; *) o=$(pwd)/$o ;; esac
-# workload:KVER:PROFILE:FEATURES[:CPUS], one twin each; CPUS 1 unless given
+# workload:KVER:PROFILE:FEATURES[:CPUS[:DURATION]], one twin each; CPUS 1 and
+# DURATION the command's unless given (7.3's trace of hackbench beside
+# cyclictest overflows its 18 MB buffer in 5 s: 13903 events lost)
 rows=${FIDELITY_ROWS:-"
 sleeper:6.12:base: sleeper:7.3:base:
 sleeper:6.12:base:!DELAY_DEQUEUE sleeper:7.3:base:!DELAY_DEQUEUE
@@ -33,7 +35,7 @@ cyclictest:6.12:base: cyclictest:7.3:base:
 cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base: cyclictest-rtapp:7.3:debian:
 weights:6.12:base: weights:7.3:base: weights:7.3:debian:
 schbench-mutex:6.12:base: schbench-mutex:7.3:base: schbench-mutex:7.3:debian:
-cyclictest-hackbench-1cpu:6.12:base: cyclictest-hackbench-1cpu:7.3:base: cyclictest-hackbench-1cpu:7.3:debian:
+cyclictest-hackbench-1cpu:6.12:base: cyclictest-hackbench-1cpu:7.3:base::1:3 cyclictest-hackbench-1cpu:7.3:debian::1:3
 hackbench-timed-1cpu:6.12:base: hackbench-timed-1cpu:7.3:base:
 balance-idle-2cpu:6.12:base::2 balance-idle-2cpu:7.3:base::2"}
 logs=$o/fidelity
@@ -45,19 +47,19 @@ mkdir -p "$logs/real" || exit 1
 export FAIRTEST_TWIN_STORE="$logs/real"
 if [ -n "${FIDELITY_RERUN:-}" ]; then unset FAIRTEST_TWIN_REUSE; else export FAIRTEST_TWIN_REUSE=1; fi
 
-log_of() { # workload kver profile features cpus
-	echo "$logs/$1-$2-$3-$(printf '%s' "${4:-defaults}" | tr '!,' '_+')-${5}cpu-${duration}s-$runs.log"
+log_of() { # workload kver profile features cpus duration
+	echo "$logs/$1-$2-$3-$(printf '%s' "${4:-defaults}" | tr '!,' '_+')-${5}cpu-${6}s-$runs.log"
 }
 
 for row in $rows; do
-	IFS=: read -r w kv prof feat cpus <<EOF
+	IFS=: read -r w kv prof feat cpus d <<EOF
 $row
 EOF
-	cpus=${cpus:-1}
-	log=$(log_of "$w" "$kv" "$prof" "$feat" "$cpus")
-	echo "fidelity: $w on $kv ($prof${feat:+, $feat}), $cpus CPU, ${duration} s, $runs boots" >&2
+	cpus=${cpus:-1} d=${d:-$duration}
+	log=$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d")
+	echo "fidelity: $w on $kv ($prof${feat:+, $feat}), $cpus CPU, $d s, $runs boots" >&2
 	make -s -C "$top" twin O="$o" WORKLOAD="fixtures/workloads/$w.json" CPUS="$cpus" KVER="$kv" \
-		PROFILE="$prof" FEATURES="$feat" DURATION="$duration" RUNS="$runs" >"$log.tmp" 2>&1 ||
+		PROFILE="$prof" FEATURES="$feat" DURATION="$d" RUNS="$runs" >"$log.tmp" 2>&1 ||
 		{ tail -5 "$log.tmp" >&2; echo "fairtest: fidelity.sh: the twin of $row failed (log: $log.tmp)" >&2; exit 1; }
 	mv "$log.tmp" "$log"
 	grep -h '^twin: the .* boots stored' "$log" | sed 's/^twin:/fidelity:/' >&2
@@ -66,12 +68,14 @@ done
 # One line per twin for the table: workload, tree, profile, features, CPUs,
 # result dir, and which twin.json to read.
 for row in $rows; do
-	IFS=: read -r w kv prof feat cpus <<EOF
+	IFS=: read -r w kv prof feat cpus d <<EOF
 $row
 EOF
-	cpus=${cpus:-1}
-	dir=$(sed -n 's/^twin: results in //p' "$(log_of "$w" "$kv" "$prof" "$feat" "$cpus")")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin.json
+	cpus=${cpus:-1} d=${d:-$duration}
+	dir=$(sed -n 's/^twin: results in //p' "$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d")")
+	label=$w
+	[ "$d" = "$duration" ] || label="$w, $d s window"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin.json
 	# rt-app 1.0 sets a SCHED_OTHER thread's policy with sched_setscheduler()
 	# and never its sched_runtime: the real tasks run with the default slice
 	# whatever dl-runtime says. The same real boots beside fairsim given the
@@ -83,21 +87,21 @@ EOF
 		measured=$logs/$w-cost$HACKBENCH_COST_US.json
 		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$HACKBENCH_COST_US" \
 			--forever --duration 30 --cyclictest 3777:0 >"$measured" &&
-		(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$duration" \
+		(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
 			${feat:+--features "$feat"} --json sim-cost.json "$measured" >/dev/null &&
 		 "$dir/../../fairsim" --twin sim-cost.json real-*.json --json twin-cost.json >/dev/null 2>&1) ||
 			{ echo "fairtest: fidelity.sh: fairsim on $measured failed" >&2; exit 1; }
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w, $HACKBENCH_COST_US us an operation" "$kv" "$prof" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $HACKBENCH_COST_US us an operation" "$kv" "$prof" \
 			"${feat:-defaults}" "$cpus" "$dir" twin-cost.json
 	fi
 	case $w in cyclictest-rtapp) ;; *) continue ;; esac
 	nodl=$logs/$w-nodl.json
 	sed '/"dl-runtime"/d' "$top/fixtures/workloads/$w.json" >"$nodl" || exit 1
-	(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$duration" \
+	(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
 		${feat:+--features "$feat"} --json sim-nodl.json "$nodl" >/dev/null &&
 	 "$dir/../../fairsim" --twin sim-nodl.json real-*.json --json twin-nodl.json >/dev/null 2>&1) ||
 		{ echo "fairtest: fidelity.sh: fairsim on $nodl failed" >&2; exit 1; }
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w, no dl-runtime" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin-nodl.json
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, no dl-runtime" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin-nodl.json
 done >"$logs/twins.tsv" || exit 1
 
 python3 "$top/twin/fidelity_table.py" "$logs/twins.tsv" "$logs/full.md.tmp" &&
