@@ -213,7 +213,7 @@ help:
 	@echo '            side by side (docs/twin.md; needs QEMU, no root, no network once cached)'
 	@echo '            twin/fidelity.sh [DURATION [RUNS]]: every twin of the fidelity table, whose'
 	@echo '            boots are kept and reused, fairsim always run anew (docs/fidelity.md; its'
-	@echo '            environment: O=dir, FIDELITY_ROWS=rows, FIDELITY_RERUN=1, HACKBENCH_COST_US=us);'
+	@echo '            environment: O=dir, FIDELITY_ROWS=rows, FIDELITY_RERUN=1);'
 	@echo '            FAIRTEST_TWIN_APPEND=args: more kernel arguments; FAIRTEST_TWIN_STORE=dir keeps'
 	@echo '            the boots there, FAIRTEST_TWIN_REUSE=1 takes stored ones of the same key'
 	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'

@@ -39,10 +39,6 @@ cyclictest-hackbench-1cpu:6.12:base: cyclictest-hackbench-1cpu:7.3:base::1:3 cyc
 hackbench-timed-1cpu:6.12:base: hackbench-timed-1cpu:7.3:base:
 balance-idle-2cpu:6.12:base::2 balance-idle-2cpu:7.3:base::2"}
 logs=$o/fidelity
-# The real hackbench's CPU per pipe write or read of 1000 bytes, us, under
-# icount shift 1: hackbench-timed-1cpu's printed Time over its 240000
-# operations (docs/fidelity.md).
-HACKBENCH_COST_US=${HACKBENCH_COST_US:-6}
 mkdir -p "$logs/real" || exit 1
 export FAIRTEST_TWIN_STORE="$logs/real"
 if [ -n "${FIDELITY_RERUN:-}" ]; then unset FAIRTEST_TWIN_REUSE; else export FAIRTEST_TWIN_REUSE=1; fi
@@ -76,24 +72,29 @@ EOF
 	label=$w
 	[ "$d" = "$duration" ] || label="$w, $d s window"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin.json
-	# rt-app 1.0 sets a SCHED_OTHER thread's policy with sched_setscheduler()
-	# and never its sched_runtime: the real tasks run with the default slice
-	# whatever dl-runtime says. The same real boots beside fairsim given the
-	# file without dl-runtime, which is what the real kernel ran.
-	# (alone on its CPU a task's slice decides nothing: beside others only)
-	# fairsim's hackbench at the cost per pipe operation the real one had
-	# (hackbench-timed-1cpu: 240000 writes and reads in its printed Time)
+	# fairsim's hackbench at the cost per pipe operation the real one had:
+	# the same tree's hackbench-timed-1cpu twin printed its time for 20 x 20
+	# x 300 messages, each a write and a read (240000 operations)
 	if [ "$w" = cyclictest-hackbench-1cpu ]; then
-		measured=$logs/$w-cost$HACKBENCH_COST_US.json
-		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$HACKBENCH_COST_US" \
+		tdir=$(sed -n 's/^twin: results in //p' "$(log_of hackbench-timed-1cpu "$kv" base "" 1 "$duration")" 2>/dev/null)
+		cost=$(cat "$tdir"/real-*/extra.out 2>/dev/null |
+			awk '/^Time:/ { s += $2; n++ } END { if (n) printf "%d\n", s / n * 1e6 / 240000 + 0.5 }')
+		[ -n "$cost" ] || continue
+		measured=$logs/$w-cost$cost.json
+		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$cost" \
 			--forever --duration 30 --cyclictest 3777:0 >"$measured" &&
 		(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
 			${feat:+--features "$feat"} --json sim-cost.json "$measured" >/dev/null &&
 		 "$dir/../../fairsim" --twin sim-cost.json real-*.json --json twin-cost.json >/dev/null 2>&1) ||
 			{ echo "fairtest: fidelity.sh: fairsim on $measured failed" >&2; exit 1; }
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $HACKBENCH_COST_US us an operation" "$kv" "$prof" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $cost us an operation (measured)" "$kv" "$prof" \
 			"${feat:-defaults}" "$cpus" "$dir" twin-cost.json
 	fi
+	# rt-app 1.0 sets a SCHED_OTHER thread's policy with sched_setscheduler()
+	# and never its sched_runtime: the real tasks run with the default slice
+	# whatever dl-runtime says. The same real boots beside fairsim given the
+	# file without dl-runtime, which is what the real kernel ran.
+	# (alone on its CPU a task's slice decides nothing: beside others only)
 	case $w in cyclictest-rtapp) ;; *) continue ;; esac
 	nodl=$logs/$w-nodl.json
 	sed '/"dl-runtime"/d' "$top/fixtures/workloads/$w.json" >"$nodl" || exit 1
