@@ -36,6 +36,8 @@ if [ -n "${FAIRTEST_TWIN_EVENTS:-}" ]; then
 	[ -f "$FAIRTEST_TWIN_EVENTS" ] || die "FAIRTEST_TWIN_EVENTS=$FAIRTEST_TWIN_EVENTS: no such file of dynamic_events lines"
 	grep -v '^[[:space:]]*\(#\|$\)' "$FAIRTEST_TWIN_EVENTS" >"$tmp/cpio/run/events"
 fi
+# A program beside rt-app (twin/workload.py's "twin:" line): its threads, its command.
+[ ! -f "${json%.json}.extra" ] || cp "${json%.json}.extra" "$tmp/cpio/run/extra"
 # The ring buffer, per CPU: the trace of a busy CPU runs to about 1 MB a
 # second in the binary buffer; the guest has 1 GiB.
 buffer_kb=$(awk -v d="$duration" -v c="$cpus" 'BEGIN { k = int(d * 2048 + 8192); m = int(262144 / c); print (k > m ? m : k) }')

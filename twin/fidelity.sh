@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The fidelity table (docs/fidelity.md): every workload rt-app 1.0 can run,
-# on one CPU, on each tree, run by make twin (fairsim beside the tree's own
-# Debian kernel under QEMU icount), and the rows that decide whether the
-# model is faithful printed as one markdown table. A twin whose result is
-# already there (same workload, tree, profile, features, window and boots)
-# is not booted again: FIDELITY_RERUN=1 boots everything anew.
+# on each tree, run by make twin (fairsim beside the tree's own Debian
+# kernel under QEMU), the rows that decide whether the model is faithful
+# printed as one markdown table on stdout, every row of every twin in
+# O/fidelity/full.md. The real boots are kept in O/fidelity/real, keyed by
+# what decides them (kernel version, the file rt-app runs, features, CPUs,
+# window, boots: twin/twin.sh), and used again whenever the key matches;
+# fairsim's column is always computed anew, so after a change to the model
+# the table costs seconds. FIDELITY_RERUN=1 boots everything anew.
 #
 # usage: twin/fidelity.sh [DURATION [RUNS]]        (5 s, 2 boots)
 #        FIDELITY_ROWS='sleeper:7.3:debian:' twin/fidelity.sh   only those rows
+#        O=dir twin/fidelity.sh                    another build dir (build)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 duration=${1:-5} runs=${2:-2}
@@ -17,41 +21,75 @@ case $duration$runs in *[!0-9]*|'')
 	echo "fairtest: fidelity.sh: DURATION and RUNS are whole numbers (got '$duration' '$runs')" >&2
 	exit 2 ;;
 esac
-# workload:KVER:PROFILE:FEATURES, one twin each
+# O as make takes it: relative to where the command runs.
+o=${O:-$top/build}
+case $o in /*) ;; *) o=$(pwd)/$o ;; esac
+# workload:KVER:PROFILE:FEATURES[:CPUS[:DURATION]], one twin each; CPUS 1 and
+# DURATION the command's unless given (7.3's trace of hackbench beside
+# cyclictest overflows its 18 MB buffer in 5 s: 13903 events lost)
 rows=${FIDELITY_ROWS:-"
 sleeper:6.12:base: sleeper:7.3:base:
 sleeper:6.12:base:!DELAY_DEQUEUE sleeper:7.3:base:!DELAY_DEQUEUE
 sleeper:7.3:debian: sleeper:7.3:debian:!DELAY_DEQUEUE
 cyclictest:6.12:base: cyclictest:7.3:base:
-cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base: cyclictest-rtapp:7.3:debian:"}
-logs=$top/build/fidelity
-mkdir -p "$logs" || exit 1
+cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base: cyclictest-rtapp:7.3:debian:
+weights:6.12:base: weights:7.3:base: weights:7.3:debian:
+schbench-mutex:6.12:base: schbench-mutex:7.3:base: schbench-mutex:7.3:debian:
+cyclictest-hackbench-1cpu:6.12:base: cyclictest-hackbench-1cpu:7.3:base::1:3 cyclictest-hackbench-1cpu:7.3:debian::1:3
+hackbench-timed-1cpu:6.12:base: hackbench-timed-1cpu:7.3:base:
+balance-idle-2cpu:6.12:base::2 balance-idle-2cpu:7.3:base::2"}
+logs=$o/fidelity
+mkdir -p "$logs/real" || exit 1
+export FAIRTEST_TWIN_STORE="$logs/real"
+if [ -n "${FIDELITY_RERUN:-}" ]; then unset FAIRTEST_TWIN_REUSE; else export FAIRTEST_TWIN_REUSE=1; fi
+
+log_of() { # workload kver profile features cpus duration
+	echo "$logs/$1-$2-$3-$(printf '%s' "${4:-defaults}" | tr '!,' '_+')-${5}cpu-${6}s-$runs.log"
+}
 
 for row in $rows; do
-	IFS=: read -r w kv prof feat <<EOF
+	IFS=: read -r w kv prof feat cpus d <<EOF
 $row
 EOF
-	log=$logs/$w-$kv-$prof-$(printf '%s' "${feat:-defaults}" | tr '!,' '_+')-${duration}s-$runs.log
-	if [ -z "${FIDELITY_RERUN:-}" ] && [ -s "$log" ] &&
-	   dir=$(sed -n 's/^twin: results in //p' "$log") && [ -s "$dir/twin.json" ]; then
-		continue
-	fi
-	echo "fidelity: $w on $kv ($prof${feat:+, $feat}), ${duration} s, $runs boots" >&2
-	make -s -C "$top" twin WORKLOAD="fixtures/workloads/$w.json" CPUS=1 KVER="$kv" \
-		PROFILE="$prof" FEATURES="$feat" DURATION="$duration" RUNS="$runs" >"$log.tmp" 2>&1 ||
+	cpus=${cpus:-1} d=${d:-$duration}
+	log=$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d")
+	echo "fidelity: $w on $kv ($prof${feat:+, $feat}), $cpus CPU, $d s, $runs boots" >&2
+	make -s -C "$top" twin O="$o" WORKLOAD="fixtures/workloads/$w.json" CPUS="$cpus" KVER="$kv" \
+		PROFILE="$prof" FEATURES="$feat" DURATION="$d" RUNS="$runs" >"$log.tmp" 2>&1 ||
 		{ tail -5 "$log.tmp" >&2; echo "fairtest: fidelity.sh: the twin of $row failed (log: $log.tmp)" >&2; exit 1; }
 	mv "$log.tmp" "$log"
+	grep -h '^twin: the .* boots stored' "$log" | sed 's/^twin:/fidelity:/' >&2
 done
 
-# The table: per twin, the task the workload is about and the rows that
-# matter; '*' where fairsim lies outside the real boots' range.
+# One line per twin for the table: workload, tree, profile, features, CPUs,
+# result dir, and which twin.json to read.
 for row in $rows; do
-	IFS=: read -r w kv prof feat <<EOF
+	IFS=: read -r w kv prof feat cpus d <<EOF
 $row
 EOF
-	log=$logs/$w-$kv-$prof-$(printf '%s' "${feat:-defaults}" | tr '!,' '_+')-${duration}s-$runs.log
-	dir=$(sed -n 's/^twin: results in //p' "$log")
-	printf '%s\t%s\t%s\t%s\t%s\n' "$w" "$kv" "$prof" "${feat:-defaults}" "$dir"
+	cpus=${cpus:-1} d=${d:-$duration}
+	dir=$(sed -n 's/^twin: results in //p' "$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d")")
+	label=$w
+	[ "$d" = "$duration" ] || label="$w, $d s window"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin.json
+	# fairsim's hackbench at the cost per pipe operation the real one had:
+	# the same tree's hackbench-timed-1cpu twin printed its time for 20 x 20
+	# x 300 messages, each a write and a read (240000 operations)
+	if [ "$w" = cyclictest-hackbench-1cpu ]; then
+		tdir=$(sed -n 's/^twin: results in //p' "$(log_of hackbench-timed-1cpu "$kv" base "" 1 "$duration")" 2>/dev/null)
+		cost=$(cat "$tdir"/real-*/extra.out 2>/dev/null |
+			awk '/^Time:/ { s += $2; n++ } END { if (n) printf "%d\n", s / n * 1e6 / 240000 + 0.5 }')
+		[ -n "$cost" ] || continue
+		measured=$logs/$w-cost$cost.json
+		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$cost" \
+			--forever --duration 30 --cyclictest 3777:0 >"$measured" &&
+		(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
+			${feat:+--features "$feat"} --json sim-cost.json "$measured" >/dev/null &&
+		 "$dir/../../fairsim" --twin sim-cost.json real-*.json --json twin-cost.json >/dev/null 2>&1) ||
+			{ echo "fairtest: fidelity.sh: fairsim on $measured failed" >&2; exit 1; }
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $cost us an operation (measured)" "$kv" "$prof" \
+			"${feat:-defaults}" "$cpus" "$dir" twin-cost.json
+	fi
 	# rt-app 1.0 sets a SCHED_OTHER thread's policy with sched_setscheduler()
 	# and never its sched_runtime: the real tasks run with the default slice
 	# whatever dl-runtime says. The same real boots beside fairsim given the
@@ -60,33 +98,13 @@ EOF
 	case $w in cyclictest-rtapp) ;; *) continue ;; esac
 	nodl=$logs/$w-nodl.json
 	sed '/"dl-runtime"/d' "$top/fixtures/workloads/$w.json" >"$nodl" || exit 1
-	(cd "$dir" && "$dir/../../fairsim" --quiet --cpus 1 --seed 1 --duration "$duration" \
+	(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
 		${feat:+--features "$feat"} --json sim-nodl.json "$nodl" >/dev/null &&
 	 "$dir/../../fairsim" --twin sim-nodl.json real-*.json --json twin-nodl.json >/dev/null 2>&1) ||
 		{ echo "fairtest: fidelity.sh: fairsim on $nodl failed" >&2; exit 1; }
-	printf '%s\t%s\t%s\t%s\t%s\n' "$w, no dl-runtime" "$kv" "$prof" "${feat:-defaults}" "$dir"
-done | python3 -c '
-import json, sys
-task = {"sleeper": "B", "cyclictest": "cyclictest", "cyclictest-rtapp": "cyclictest"}
-want = ["share %", "run per wake-up us", "wake-up p50 us", "wake-up p99 us",
-        "wake-up max us", "preemptions"]
-print("| workload | kernel | profile, features | task | metric | fairsim | real mean +/- sd [min, max] | difference |")
-print("|---|---|---|---|---|---|---|---|")
-for line in sys.stdin:
-    w, kv, prof, feat, d = line.rstrip("\n").split("\t")
-    t = json.load(open(d + ("/twin-nodl.json" if "no dl-runtime" in w else "/twin.json")))
-    rows = {(r["task"], r["metric"]): r for r in t["rows"]}
-    also = [("rtapp", "share %"), ("rtapp", "run per wake-up us")] if w.startswith("cyclictest-rtapp") else []
-    for task_, m in [(task[w.split(",")[0]], m) for m in want] + also + [(None, "idle-CPU wake-up p50 us")]:
-        r = rows.get((task_, m))
-        if not r:
-            continue
-        # a real run with no wake-up onto an idle CPU has no such latency
-        if m.startswith("idle-CPU") and not rows[(None, "idle-CPU wake-ups")]["real"]["mean"]:
-            continue
-        f, x = r["fairsim"], r["real"]
-        print("| %s | %s | %s | %s | %s | %.2f | %.2f +/- %.2f [%.2f, %.2f] | %+.2f%s |" % (
-            w, kv, prof + ("" if feat == "defaults" else ", " + feat), task_ or "machine", m,
-            f["mean"], x["mean"], x["sd"], x["min"], x["max"], r["difference"],
-            " *" if r["outside_real_range"] else ""))
-'
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, no dl-runtime" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin-nodl.json
+done >"$logs/twins.tsv" || exit 1
+
+python3 "$top/twin/fidelity_table.py" "$logs/twins.tsv" "$logs/full.md.tmp" &&
+	mv "$logs/full.md.tmp" "$logs/full.md" &&
+	echo "fidelity: every row of every twin: $logs/full.md" >&2

@@ -103,6 +103,21 @@ if [ -s /run/events ]; then
 	echo 1 >$T/events/fairtest/enable || finish "no events in group fairtest"
 fi
 
+# A program the workload runs beside rt-app (/run/extra: its threads, then
+# its command) starts first and has all its threads before rt-app starts.
+epid=
+if [ -f /run/extra ]; then
+	{ read -r ethreads; read -r ecmd; } </run/extra
+	$ecmd >$out/extra.out 2>&1 &
+	epid=$!
+	n=0
+	while [ "$(ls /proc/$epid/task 2>/dev/null | wc -l)" -le "$ethreads" ]; do
+		[ -d /proc/$epid ] || finish "$ecmd exited before its threads ran (extra.out)"
+		n=$((n + 1))
+		[ $n -lt 2000 ] || finish "$ecmd's $ethreads threads did not all start within 100 s"
+		sleep 0.05
+	done
+fi
 rt-app /tmp/workload.json >$out/rt-app.out 2>&1 &
 pid=$!
 # This shell marks the window and reads the threads' clocks: at nice -20 it
@@ -142,8 +157,9 @@ snapshot $out/schedstat
 read -r up _ </proc/uptime
 echo "$up" >$out/window_end
 echo 0 >$T/tracing_on
-kill $pid 2>/dev/null
+kill $pid $epid 2>/dev/null
 wait $pid 2>/dev/null
+[ -z "$epid" ] || wait $epid 2>/dev/null
 
 for c in $T/per_cpu/cpu*; do
 	echo "${c##*/} $(sed -n 's/^overrun: //p' $c/stats)"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The twin's initramfs: Debian's busybox-static and rt-app with the shared
-# libraries rt-app loads (ldd's list, plus libgcc_s.so.1, which glibc opens
-# at thread exit and ldd does not list), and twin/init.sh as /init. Built
+# The twin's initramfs: Debian's busybox-static, rt-app and rt-tests'
+# hackbench (which a workload's "twin:" line may run beside rt-app) with the
+# shared libraries they load (ldd's list, plus libgcc_s.so.1, which glibc
+# opens at thread exit and ldd does not list), and twin/init.sh as /init. Built
 # once into DIR/initramfs.cpio.gz and rebuilt when the packages or
 # init.sh change (DIR/initramfs.key); prints its path. Run-specific files
 # travel in a second cpio that twin/boot.sh appends (the kernel unpacks
@@ -14,12 +15,12 @@ set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
 [ $# -eq 1 ] || die "usage: twin/initramfs.sh DIR"
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/sched_fair/deps.sh" busybox-static rt-app
+"$top/sched_fair/deps.sh" busybox-static rt-app rt-tests
 mkdir -p "$1"
 dir=$(cd "$1" && pwd)
 img=$dir/initramfs.cpio.gz
 
-key=$(dpkg-query -W -f='${Package} ${Version}\n' busybox-static rt-app libc6 libjson-c5 libgcc-s1 2>/dev/null
+key=$(dpkg-query -W -f='${Package} ${Version}\n' busybox-static rt-app rt-tests libc6 libjson-c5 libgcc-s1 2>/dev/null
       cat "$top/twin/init.sh" "$0" | md5sum)
 if [ -f "$img" ] && [ "$(cat "$dir/initramfs.key" 2>/dev/null)" = "$key" ]; then
 	echo "$img"
@@ -36,9 +37,11 @@ ldd /bin/busybox >/dev/null 2>&1 &&
 	die "/bin/busybox is not static; install busybox-static (sched_fair/deps.sh busybox-static)"
 rtapp=$(command -v rt-app) || die "no rt-app; install Debian's rt-app (sched_fair/deps.sh rt-app)"
 cp "$rtapp" "$root/usr/bin/rt-app"
+hackbench=$(command -v hackbench) || die "no hackbench; install Debian's rt-tests (sched_fair/deps.sh rt-tests)"
+cp "$hackbench" "$root/usr/bin/hackbench"
 gcc_s=$(ldconfig -p | sed -n 's/^[[:space:]]*libgcc_s\.so\.1 (libc6,x86-64) => //p' | head -n 1)
 [ -n "$gcc_s" ] || die "no libgcc_s.so.1 (Debian's libgcc-s1); rt-app's threads need it"
-for lib in $(ldd "$rtapp" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }') "$gcc_s"; do
+for lib in $({ ldd "$rtapp"; ldd "$hackbench"; } | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }') "$gcc_s"; do
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"
 done

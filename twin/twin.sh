@@ -15,6 +15,14 @@
 # SIM_ARGS: more options for fairsim's run (the model's costs: --ideal,
 # --timer-slack, ...), as words.
 #
+# FAIRTEST_TWIN_STORE=DIR keeps a copy of the boots in DIR/<key>, the key a
+# hash of what decides them: the kernel package and version, the file
+# rt-app runs (the workload's content, the window), the features, CPUs,
+# boots, accelerator, the guest's /init and extra kernel arguments. With
+# FAIRTEST_TWIN_REUSE=1 as well, boots stored under that key are used
+# instead of booting; their traces still go through today's analysis and
+# fairsim always runs (twin/fidelity.sh uses this).
+#
 # usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL [SIM_ARGS]
 set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
@@ -35,7 +43,7 @@ case ${FAIRTEST_TWIN_CALIBRATE:-0} in
 esac
 [ -z "${FAIRTEST_TWIN_EVENTS:-}" ] || [ -f "$FAIRTEST_TWIN_EVENTS" ] ||
 	die "FAIRTEST_TWIN_EVENTS=$FAIRTEST_TWIN_EVENTS: no such file of dynamic_events lines (see twin/events/)"
-"$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app
+"$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app rt-tests
 
 mkdir -p "$(dirname "$result")"
 # The kernel: Debian's image of the tree's version; a tree of the user's
@@ -85,6 +93,15 @@ limit=$(awk -v d="$duration" -v c="$cpus" 'BEGIN { printf "%d\n", 180 + 20 * d *
 limit=${FAIRTEST_TWIN_LIMIT:-$limit}
 
 pkg=$(cat "$kimage/package")
+store= key=
+if [ -n "${FAIRTEST_TWIN_STORE:-}" ]; then
+	key=$({ echo "$pkg $cpus $duration $runs $accel $threads"; echo "$features"
+		echo "${FAIRTEST_TWIN_APPEND:-}"; cat "$tmp/rtapp.json" "$top/twin/init.sh" "$top/twin/boot.sh"
+		[ ! -f "$tmp/rtapp.extra" ] || cat "$tmp/rtapp.extra"
+		[ -z "${FAIRTEST_TWIN_EVENTS:-}" ] || cat "$FAIRTEST_TWIN_EVENTS"
+		cat "$(dirname "$initrd")/initramfs.key"; } | md5sum | cut -c1-16)
+	store=$FAIRTEST_TWIN_STORE/$key
+fi
 features_shown=${features:-"the kernel's defaults"}
 echo "twin: $(basename "$workload"), $cpus CPUs, $duration s, features: $features_shown"
 echo "twin: fairsim on $(basename "$ksrc"), seed $seed${sim_args:+, $sim_args}"
@@ -96,6 +113,8 @@ echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_versi
 if grep -q '"dl-runtime"' "$workload" && ! grep -q 'SCHED_DEADLINE' "$workload"; then
 	echo "twin: note: rt-app 1.0 sets no slice from dl-runtime: the real tasks run with the default slice, fairsim with the file's (without dl-runtime fairsim runs what the real kernel ran)"
 fi
+[ ! -f "$tmp/rtapp.extra" ] ||
+	echo "twin: beside rt-app on the real kernel: $(sed -n 2p "$tmp/rtapp.extra") ($(dpkg-query -W rt-tests | cut -f2)), for the $(sed -n 1p "$tmp/rtapp.extra") threads of the file's pipe tasks, which fairsim runs"
 
 feat_arg=
 [ -z "$features" ] || feat_arg="--features $features"
@@ -104,14 +123,31 @@ feat_arg=
 	--json "$tmp/sim.json" --trace "$tmp/sim.trace" "$workload" >"$tmp/sim.txt" ||
 	die "fairsim failed on $workload (see above)"
 
+# The real trace is read for the tasks rt-app ran.
+real_workload=$workload
+# (under the workload's own name, which the table's header compares)
+if [ -f "$tmp/rtapp.analysis.json" ]; then
+	mkdir "$tmp/analysis"
+	real_workload=$tmp/analysis/$(basename "$workload")
+	mv "$tmp/rtapp.analysis.json" "$real_workload"
+fi
+reused=
+if [ -n "$store" ] && [ -n "${FAIRTEST_TWIN_REUSE:-}" ] && [ -f "$store/complete" ]; then
+	reused=$store
+	echo "twin: the $runs boots stored under $store (same kernel, file, features, window, boots): not booted again"
+fi
 i=1
 while [ "$i" -le "$runs" ]; do
-	"$top/twin/boot.sh" "$kimage" "$initrd" "$tmp/rtapp.json" "$threads" "$cpus" "$duration" \
-		"$features" "$accel" "$limit" "$tmp/real-$i" || exit 1
+	if [ -n "$reused" ]; then
+		cp -a "$reused/real-$i" "$tmp/real-$i" || die "cannot copy $reused/real-$i"
+	else
+		"$top/twin/boot.sh" "$kimage" "$initrd" "$tmp/rtapp.json" "$threads" "$cpus" "$duration" \
+			"$features" "$accel" "$limit" "$tmp/real-$i" || exit 1
+	fi
 	over=$(awk '$2 > 0 { n += $2 } END { print n + 0 }' "$tmp/real-$i/overrun")
 	[ "$over" -eq 0 ] ||
 		die "boot $i: the trace buffer overflowed ($over events lost); a shorter DURATION fits"
-	"$fairsim" --from-trace "$tmp/real-$i/trace" --workload "$workload" --cpus "$cpus" \
+	"$fairsim" --from-trace "$tmp/real-$i/trace" --workload "$real_workload" --cpus "$cpus" \
 		--duration "$duration" --json "$tmp/real-$i.json" >"$tmp/real-$i.txt" ||
 		die "boot $i: its trace did not read (real-$i/trace)"
 	# schedstat, a second measurement beside the trace's: each thread's
@@ -123,6 +159,12 @@ while [ "$i" -le "$runs" ]; do
 	echo "twin: boot $i: $(cat "$tmp/real-$i/wall") s wall, rt-app $(cat "$tmp/real-$i/calibration") ns/loop, schedstat: $share"
 	i=$((i + 1))
 done
+if [ -n "$store" ] && [ -z "$reused" ]; then
+	rm -rf "$store.tmp" && mkdir -p "$store.tmp" &&
+	for d in "$tmp"/real-*/; do cp -a "$d" "$store.tmp/"; done &&
+	cp "$tmp/rtapp.json" "$store.tmp/" && touch "$store.tmp/complete" &&
+	rm -rf "$store" && mv "$store.tmp" "$store" || die "cannot store the boots in $store"
+fi
 
 # CALIBRATE=1 (FAIRTEST_TWIN_CALIBRATE): fairsim again, with the idle exit,
 # wake-up preemption and wake cost these boots measured (twin/calibrate.py),

@@ -9,12 +9,22 @@ key prefix, so "run" stays a run), and "global" gets what the guest needs:
 the calibration the guest measured ("@CALIBRATION@", filled in by /init),
 the duration (the guest's window plus a margin; /init ends it), SCHED_OTHER
 as default and no logging. What rt-app 1.0 cannot run is refused in one
-line (exit 3): fairsim's pipes, and the keys of later rt-app versions.
+line (exit 3): fairsim's pipes, a wait without a mutex, and the keys of
+later rt-app versions.
+
+A file whose pipe tasks stand for a real program says so in a comment
+line "twin: COMMAND" (fixtures/workloads/cyclictest-hackbench-1cpu.json:
+Debian's hackbench): the tasks with pipe events are left out of rt-app's
+file and COMMAND runs beside rt-app in the guest, with as many threads as
+the tasks left out; OUT.json's sibling OUT.extra gets that count and the
+command, one a line, and OUT.analysis.json the tasks rt-app runs and one
+named for the program, its threads (what the real trace is read for).
 
 usage: twin/workload.py WORKLOAD DURATION OUT.json
 Prints the number of threads the workload starts.
 """
 import json
+import os
 import re
 import sys
 
@@ -67,6 +77,13 @@ def pairs(items):
     return obj
 
 
+def uses_pipes(node):
+    if isinstance(node, dict):
+        return any(re.sub(r"\d+$", "", k) in ("pipe_read", "pipe_write") or uses_pipes(v)
+                   for k, v in node.items())
+    return False
+
+
 def walk(node, path):
     if isinstance(node, dict):
         for k, v in node.items():
@@ -75,6 +92,12 @@ def walk(node, path):
                 if base == key or (key in ("pipe_read", "pipe_write") and base.startswith(key)):
                     fail("%s at %s: rt-app 1.0 cannot run %s; the twin runs workloads without it"
                          % (k, path or "top", why))
+            # rt-app's wait is pthread_cond_wait() on the event's mutex:
+            # without one, rt-app 1.0 waits forever and the guest is killed.
+            if base in ("wait", "sync") and not (isinstance(v, dict) and "mutex" in v):
+                fail("%s at %s has no \"mutex\": rt-app 1.0 never returns from it; "
+                     "lock a mutex around it and name it in the %s (sim/shapes/schbench.py "
+                     "--mutex: fixtures/workloads/schbench-mutex.json)" % (k, path or "top", k))
             walk(v, path + "/" + k)
 
 
@@ -85,11 +108,22 @@ def main():
     src, duration, out = sys.argv[1], sys.argv[2], sys.argv[3]
     try:
         with open(src) as f:
-            w = json.loads(strip(f.read()), object_pairs_hook=pairs)
+            raw = f.read()
+        w = json.loads(strip(raw), object_pairs_hook=pairs)
     except (OSError, ValueError) as e:
         fail("not a workload rt-app can read (%s)" % e)
     if not isinstance(w, dict) or not isinstance(w.get("tasks"), dict) or not w["tasks"]:
         fail("no \"tasks\" object")
+    twin_cmd = re.search(r"^[\s*/]*twin:\s*(\S.*?)\s*$", raw, re.M)
+    extra = 0
+    if twin_cmd:
+        for name in [n for n, t in w["tasks"].items() if uses_pipes(t)]:
+            t = w["tasks"].pop(name)
+            extra += t.get("instance", 1) if isinstance(t, dict) else 1
+        if isinstance(w.get("global"), dict):
+            w["global"].pop("pipe_capacity", None)
+        if not extra:
+            fail("a \"twin:\" line, but no task with pipe events for its command to stand for")
     walk(w, "")
     g = w.setdefault("global", {})
     # /init closes the window after DURATION s and stops rt-app itself.
@@ -112,6 +146,16 @@ def main():
     with open(out, "w") as f:
         json.dump(w, f, indent=1)
         f.write("\n")
+    if twin_cmd:
+        stem = re.sub(r"\.json$", "", out)
+        with open(stem + ".extra", "w") as f:
+            f.write("%d\n%s\n" % (extra, twin_cmd.group(1)))
+        # for reading the real trace (fairsim --from-trace): the tasks rt-app
+        # runs, and the program's threads under its name (their comm)
+        prog = os.path.basename(twin_cmd.group(1).split()[0])[:15]
+        tasks = dict(w["tasks"], **{prog: {"instance": extra, "run": 1000}})
+        with open(stem + ".analysis.json", "w") as f:
+            json.dump({"tasks": tasks}, f, indent=1)
     print(threads)
 
 

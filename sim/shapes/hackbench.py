@@ -37,7 +37,7 @@ def main():
     ap.add_argument('--forever', action='store_true', help='loop for the whole run')
     ap.add_argument('--duration', type=int, default=-1, help='seconds (-1: until done)')
     ap.add_argument('--cyclictest', metavar='PERIOD_US:SLICE_US',
-                    help='add a periodic waker (run 10 us per period)')
+                    help='add a periodic waker (run 10 us per period; slice 0: the default)')
     a = ap.parse_args()
     for name in ('groups', 'fds', 'loops', 'datasize', 'cost_us', 'batch'):
         if getattr(a, name) <= 0:
@@ -52,8 +52,9 @@ def main():
     tasks = {}
     if a.cyclictest:
         period, slc = (int(x) for x in a.cyclictest.split(':'))
-        tasks['cyclictest'] = {'dl-runtime': slc, 'run': 10,
-                               'timer': {'ref': 'unique', 'period': period}}
+        tasks['cyclictest'] = {'run': 10, 'timer': {'ref': 'unique', 'period': period}}
+        if slc:  # 0: the default slice
+            tasks['cyclictest'] = dict({'dl-runtime': slc}, **tasks['cyclictest'])
     for g in range(a.groups):
         send = {'instance': a.fds, 'loop': -1 if a.forever else 1}
         if a.slice_us:

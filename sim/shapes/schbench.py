@@ -9,6 +9,10 @@ fairsim reports the workers' wake-up latencies and their request
 latencies (wake-up to the end of the think time) in schbench's
 percentile blocks. A worker still busy when its message comes misses it,
 as a condition wait does. The defaults here are ours, not schbench's.
+With --mutex each condition has a mutex, as rt-app 1.0 needs (its wait is
+pthread_cond_wait() on that mutex; without one it never returns): a worker
+locks, waits, unlocks, then thinks; a message thread locks, broadcasts,
+unlocks. fairsim then runs what rt-app 1.0 runs (make twin).
 Prints the workload (plain JSON) on stdout.
 """
 import argparse
@@ -24,6 +28,8 @@ def main():
     ap.add_argument('-s', '--sleeptime', type=int, default=2000, help='us between messages')
     ap.add_argument('-c', '--cputime', type=int, default=500, help='us of think time')
     ap.add_argument('--slice-us', type=int, default=0, help='custom slice of every task')
+    ap.add_argument('--mutex', action='store_true',
+                    help='wait and broadcast under a mutex (rt-app 1.0 runs only this)')
     a = ap.parse_args()
     for name in ('message_threads', 'threads', 'runtime', 'sleeptime', 'cputime'):
         if getattr(a, name) <= 0:
@@ -33,8 +39,14 @@ def main():
                  % (a.message_threads * (a.threads + 1)))
     tasks = {}
     for m in range(a.message_threads):
-        msg = {'sleep': a.sleeptime, 'broad': 'm%d' % m}
-        work = {'instance': a.threads, 'wait': {'ref': 'm%d' % m}, 'run': a.cputime}
+        if a.mutex:
+            mx = 'mx%d' % m
+            msg = {'sleep': a.sleeptime, 'lock': mx, 'broad': 'm%d' % m, 'unlock': mx}
+            work = {'instance': a.threads, 'lock': mx, 'wait': {'ref': 'm%d' % m, 'mutex': mx},
+                    'unlock': mx, 'run': a.cputime}
+        else:
+            msg = {'sleep': a.sleeptime, 'broad': 'm%d' % m}
+            work = {'instance': a.threads, 'wait': {'ref': 'm%d' % m}, 'run': a.cputime}
         if a.slice_us:
             msg['dl-runtime'] = work['dl-runtime'] = a.slice_us
         tasks['message-%d' % m] = msg

@@ -133,6 +133,8 @@ bad "a bad CALIBRATE" "CALIBRATE=2" \
 	env FAIRTEST_TWIN_CALIBRATE=2 "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1
 bad "a missing probe file" "FAIRTEST_TWIN_EVENTS=/no/such" \
 	env FAIRTEST_TWIN_EVENTS=/no/such "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1
+bad "a workload that waits without a mutex" 'has no "mutex": rt-app 1.0 never returns' \
+	"$top/twin/twin.sh" "$fairsim" "$ksrc" "$top/fixtures/workloads/schbench.json" "$out/bad" 1 2 1 "" 1 icount:1
 bad "a guest that does not finish in its time" "did not power off within 5 s" \
 	env FAIRTEST_TWIN_LIMIT=5 "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1
 rm -f "$out/bad.out" "$out/bad.err"
