@@ -166,7 +166,6 @@ sim-ab:
 # A campaign split into shards that GNU parallel runs here, on HOSTS or
 # (SLURM=1) in a Slurm array; the merge prints one machine's report.
 campaign:
-	@$(SF)/deps.sh parallel openssh-client rsync
 	$(call with_tree,KIND='$(KIND)' SEEDS='$(if $(filter command line,$(origin SEEDS)),$(SEEDS))' SEED='$(SEED)' \
 	 SHARD='$(SHARD)' HOSTS='$(HOSTS)' SLURM='$(SLURM)' CAMPAIGN='$(CAMPAIGN)' FILTER='$(FILTER)' \
 	 FAULTS='$(FAULTS)' P='$(P)' TIMEOUT='$(TIMEOUT)' MUTANTS='$(MUTANTS)' WORKLOAD='$(WORKLOAD)' \

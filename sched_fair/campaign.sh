@@ -29,6 +29,7 @@ shard() {
 	# shellcheck disable=SC2086
 	set -- $line
 	mkdir -p out
+	echo "$id $(hostname) $$" >>attempts	# a retried shard shows twice
 	tmp=out/.$id.$$
 	trap 'rm -rf "$tmp" "$tmp.d"' EXIT
 	case $KIND in
@@ -66,7 +67,7 @@ shard() {
 
 [ "${1-}" = shard ] && { [ $# -eq 2 ] || die "usage: campaign.sh shard ID"; shard "$2"; exit 0; }
 [ "${1-}" = run ] && [ $# -eq 4 ] || die "usage: campaign.sh run OBJ KSRC PROFILE_FILE (make campaign)"
-obj=$2 ksrc=$3 profile=$4
+obj=$(readlink -f "$2") ksrc=$(readlink -f "$3") profile=$(readlink -f "$4")
 top=$(cd "$here/.." && pwd)
 
 # ---- bad input: one line, before anything is written ----
@@ -214,7 +215,7 @@ cd "$dir" || exit 2
 remote=
 if [ -n "$hosts" ]; then
 	hosts=$(cd "$OLDPWD" && readlink -f "$hosts")
-	remote="--sshloginfile $hosts --wd .fairtest-campaign/$(basename "$dir") --basefile bundle.tgz --return out/{} --cleanup"
+	remote="--sshloginfile $hosts --wd .fairtest-campaign/$(basename "$dir")-$key --basefile bundle.tgz --return out/{} --cleanup"
 fi
 # A remote shard unpacks the bundle once per login dir (flock: two jobs at once).
 # shellcheck disable=SC2016,SC2086
