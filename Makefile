@@ -167,7 +167,7 @@ sim-ab:
 # (SLURM=1) in a Slurm array; the merge prints one machine's report.
 campaign:
 	$(call with_tree,KIND='$(KIND)' SEEDS='$(if $(filter command line,$(origin SEEDS)),$(SEEDS))' SEED='$(SEED)' \
-	 SHARD='$(SHARD)' HOSTS='$(HOSTS)' SLURM='$(SLURM)' CAMPAIGN='$(CAMPAIGN)' FILTER='$(FILTER)' \
+	 CAMPAIGN_JOBS='$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))' SHARD='$(SHARD)' HOSTS='$(HOSTS)' SLURM='$(SLURM)' CAMPAIGN='$(CAMPAIGN)' FILTER='$(FILTER)' \
 	 FAULTS='$(FAULTS)' P='$(P)' TIMEOUT='$(TIMEOUT)' MUTANTS='$(MUTANTS)' WORKLOAD='$(WORKLOAD)' \
 	 FEATURES='$(FEATURES)' FEATURES_B='$(FEATURES_B)' \
 	 SIM_ARGS='$(strip $(SIM_MACHINE) $(SIM_COSTS) $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check))' \
@@ -316,5 +316,8 @@ help:
 	@echo '  HOSTS=f     a parallel --sshloginfile: shards run on those machines (the build goes there)'
 	@echo '  SLURM=1     write the campaign'"'"'s Slurm array script, do not run'
 	@echo '  CAMPAIGN=d  the campaign dir (default under the build dir, named by kind and knobs)'
+	@echo '              make -jN: N shards at once on each machine (default: one per core);'
+	@echo '              environment: RETRIES=n tries of a failing shard (3), PARALLEL_SSH=cmd'
+	@echo '              the ssh command parallel uses (e.g. '"'"'ssh -F my_config'"'"')'
 	@echo '  SHAPES=l    make domains-xcheck: these shapes only (default: uni-1 mc-2 mc-4'
 	@echo '              smt-mc-8 two-pkg-16)'

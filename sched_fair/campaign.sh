@@ -61,11 +61,37 @@ shard() {
 		echo $? >"$tmp.d/rc"
 		tar -cf "$tmp" -C "$tmp.d" json err rc 2>/dev/null || tar -cf "$tmp" -C "$tmp.d" err rc ;;
 	esac
-	# The binary that ran, so the merge can refuse a stranger's results.
-	{ echo "fairtest-campaign shard $id $BIN_SHA"; cat "$tmp"; } >"$tmp.x" && mv "$tmp.x" "out/$id"
+	# The build that ran, hashed here, so the merge can refuse a stranger's
+	# results: the bundle's copy, or for mutate the build at OBJ this host has.
+	if [ "$KIND" = mutate ]; then b=$OBJ; else b=bundle; fi
+	sha=$(cat "$b/fairtest" "$b/fairsim" | sha256sum) || exit 3
+	{ echo "fairtest-campaign shard $id ${sha%% *}"; cat "$tmp"; } >"$tmp.x" && mv "$tmp.x" "out/$id"
 }
 
 [ "${1-}" = shard ] && { [ $# -eq 2 ] || die "usage: campaign.sh shard ID"; shard "$2"; exit 0; }
+
+# ---- a property campaign's rate, from its joblog: done, and projected ----
+if [ "${1-}" = rate ]; then
+	[ $# -eq 2 ] && [ -f "$2/joblog" ] || die "usage: campaign.sh rate CAMPAIGN_DIR (a property campaign that ran)"
+	awk -F'\t' -v shards="$2/bundle/shards" '
+	BEGIN { while ((getline l < shards) > 0) { split(l, f, " "); n[f[1] + 0] = f[3]; all += f[3]; k++ } }
+	NR > 1 && $7 == 0 {
+		split($9, c, " "); id = c[length(c)] + 0
+		seeds += n[id]; done++
+		if (!t0 || $3 < t0) t0 = $3
+		if ($3 + $4 > t1) t1 = $3 + $4
+		runtime += $4
+	}
+	END {
+		if (!done) { print "no finished shard in the joblog"; exit 1 }
+		rate = seeds / (t1 - t0)
+		printf "%d of %d shards, %d of %d seeds (each seed: both property cases) in %.0f s wall: %.1f seeds/s\n", done, k, seeds, all, t1 - t0, rate
+		printf "a shard of %d seeds: %.0f s on average\n", seeds / done, runtime / done
+		printf "projected, the whole range at this rate: %.0f s (%.1f h)\n", all / rate, all / rate / 3600
+		printf "projected, on 100 such machines: %.0f s, plus a shard'"'"'s ssh and rsync set-up each\n", all / rate / 100
+	}' "$2/joblog"
+	exit $?
+fi
 [ "${1-}" = run ] && [ $# -eq 4 ] || die "usage: campaign.sh run OBJ KSRC PROFILE_FILE (make campaign)"
 obj=$(readlink -f "$2") ksrc=$(readlink -f "$3") profile=$(readlink -f "$4")
 top=$(cd "$here/.." && pwd)
@@ -155,7 +181,7 @@ sim)
 	done >"$plan" ;;
 esac
 sim_args="${SIM_ARGS:-}"
-bin_sha=$(sha256sum <"$obj/fairtest") && bin_sha=${bin_sha%% *}
+bin_sha=$(cat "$obj/fairtest" "$obj/fairsim" | sha256sum) && bin_sha=${bin_sha%% *}
 fair_sha=$(sha256sum <"$ksrc/kernel/sched/fair.c") && fair_sha=${fair_sha%% *}
 q() { printf "%s='%s'\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
 {
@@ -212,6 +238,7 @@ fi
 
 # ---- run the shards not yet finished ----
 cd "$dir" || exit 2
+echo "fairtest: campaign $kind in $dir: $nshards shards, $(ls out | grep -c .) finished before" >&2
 remote=
 if [ -n "$hosts" ]; then
 	hosts=$(cd "$OLDPWD" && readlink -f "$hosts")
@@ -219,7 +246,7 @@ if [ -n "$hosts" ]; then
 fi
 # A remote shard unpacks the bundle once per login dir (flock: two jobs at once).
 # shellcheck disable=SC2016,SC2086
-sed 's/ .*//' bundle/shards | nice -n "${NICE:-0}" parallel ${JOBS:+-j "$JOBS"} --joblog "$dir/joblog" --resume-failed \
+sed 's/ .*//' bundle/shards | parallel ${CAMPAIGN_JOBS:+-j "$CAMPAIGN_JOBS"} --joblog "$dir/joblog" --resume-failed \
 	--retries "${RETRIES:-3}" $remote \
 	'[ -d bundle ] || flock bundle.tgz sh -c "[ -d bundle ] || tar -xzf bundle.tgz"; sh bundle/campaign.sh shard {}' \
 	>"$dir/parallel.log" 2>&1

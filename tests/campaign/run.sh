@@ -85,7 +85,7 @@ campaign sim KIND=sim WORKLOAD=fixtures/workloads/sleeper.json FEATURES_B=PREEMP
 same "sim: 6 run shards merge to make sim-ab's tables" "$tmp/sim.out" "$tmp/sim.ref"
 
 # a killed shard: shard 2 of 4 (seeds 501-1000) killed mid-run, rerun
-(cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-2000 SHARD=500 JOBS=1 SEED=1 \
+(cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
 	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/kill.out" 2>"$tmp/kill.err") &
 bg=$!
 killed=
@@ -113,7 +113,7 @@ else
 fi
 same "the campaign with a killed shard merges to the whole run" "$tmp/kill.out" "$tmp/kill.ref"
 lines=$(wc -l <"$tmp/kill/attempts")
-(cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-2000 SHARD=500 JOBS=1 SEED=1 \
+(cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
 	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/again.out" 2>&1)
 if [ "$(wc -l <"$tmp/kill/attempts")" -eq "$lines" ] && cmp -s "$tmp/again.out" "$tmp/kill.ref"; then
 	ok "a second run of a finished campaign reruns no shard and prints the same report"
@@ -124,7 +124,7 @@ fi
 # an interrupted campaign (parallel stopped after its first shard) resumes
 # with the shards not yet finished only (the one parallel stopped mid-run
 # among them)
-(CAMPAIGN=$tmp/resume KIND=property SEEDS=1-2000 SHARD=500 JOBS=1 SEED=1 \
+(CAMPAIGN=$tmp/resume KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
 	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/resume1.out" 2>"$tmp/resume1.err") &
 bg=$!
 i=0 stopped=
@@ -139,7 +139,7 @@ wait $bg
 rc1=$?
 finished=$(ls "$tmp/resume/out")
 done1=$(echo "$finished" | grep -c .)
-CAMPAIGN=$tmp/resume KIND=property SEEDS=1-2000 SHARD=500 JOBS=1 SEED=1 \
+CAMPAIGN=$tmp/resume KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
 	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/resume2.out" 2>&1
 twice=$(sed 's/ .*//' "$tmp/resume/attempts" | sort | uniq -d | grep -Fx "$finished" | paste -sd, -)
 if [ -n "$stopped" ] && [ "$rc1" = 1 ] && [ "$done1" -lt 4 ] && [ -z "$twice" ] &&
