@@ -112,7 +112,7 @@ property) seeds=${seeds:-400} ;;
 sim) seeds=${seeds:-5} ;;
 *) seeds=1 ;;
 esac
-first= last=
+first='' last=''
 case $seeds in
 *[!0-9-]* | -* | *- | *-*-*) ;;
 *-*) first=${seeds%-*} last=${seeds#*-} ;;
@@ -205,12 +205,11 @@ else
 	cp "$env" "$dir.new/bundle/plan.env" && cp "$plan" "$dir.new/bundle/shards" &&
 	cp "$0" "$dir.new/bundle/campaign.sh" && cp "$obj/fairtest" "$obj/fairsim" "$dir.new/bundle/" &&
 	cp "$top/tests/fault/matrix.sh" "$top/tests/fault/findings" "$dir.new/bundle/tests/fault/" &&
-	cp "$top/shim/faults.def" "$dir.new/bundle/shim/" || die "cannot fill $dir.new/bundle"
-	if [ "$kind" = sim ]; then
-		mkdir -p "$dir.new/bundle/$(dirname "$WORKLOAD")" && cp "$WORKLOAD" "$dir.new/bundle/$WORKLOAD" ||
-			die "cannot copy $WORKLOAD"
-	fi
-	tar -czf "$dir.new/bundle.tgz" -C "$dir.new" bundle && mv "$dir.new" "$dir" || die "cannot create $dir"
+	cp "$top/shim/faults.def" "$dir.new/bundle/shim/" &&
+	{ [ "$kind" != sim ] || { mkdir -p "$dir.new/bundle/$(dirname "$WORKLOAD")" &&
+				  cp "$WORKLOAD" "$dir.new/bundle/$WORKLOAD"; }; } &&
+	tar -czf "$dir.new/bundle.tgz" -C "$dir.new" bundle && mv "$dir.new" "$dir" ||
+		{ rm -rf "$dir.new"; die "cannot create $dir (disk full? permissions?)"; }
 fi
 nshards=$(wc -l <"$dir/bundle/shards")
 
@@ -238,7 +237,7 @@ fi
 
 # ---- run the shards not yet finished ----
 cd "$dir" || exit 2
-echo "fairtest: campaign $kind in $dir: $nshards shards, $(ls out | grep -c .) finished before" >&2
+echo "fairtest: campaign $kind in $dir: $nshards shards, $(find out -type f ! -name ".*" | wc -l) finished before" >&2
 remote=
 if [ -n "$hosts" ]; then
 	hosts=$(cd "$OLDPWD" && readlink -f "$hosts")
