@@ -73,7 +73,7 @@ shard() {
 # ---- a property campaign's rate, from its joblog: done, and projected ----
 if [ "${1-}" = rate ]; then
 	[ $# -eq 2 ] && [ -f "$2/joblog" ] || die "usage: campaign.sh rate CAMPAIGN_DIR (a property campaign that ran)"
-	awk -F'\t' -v shards="$2/bundle/shards" '
+	awk -F'\t' -v shards="$2/bundle/shards" -v jobs="$(nproc)" '
 	BEGIN { while ((getline l < shards) > 0) { split(l, f, " "); n[f[1] + 0] = f[3]; all += f[3]; k++ } }
 	NR > 1 && $7 == 0 {
 		split($9, c, " "); id = c[length(c)] + 0
@@ -88,7 +88,9 @@ if [ "${1-}" = rate ]; then
 		printf "%d of %d shards, %d of %d seeds (each seed: both property cases) in %.0f s wall: %.1f seeds/s\n", done, k, seeds, all, t1 - t0, rate
 		printf "a shard of %d seeds: %.0f s on average\n", seeds / done, runtime / done
 		printf "projected, the whole range at this rate: %.0f s (%.1f h)\n", all / rate, all / rate / 3600
-		printf "projected, on 100 such machines: %.0f s, plus a shard'"'"'s ssh and rsync set-up each\n", all / rate / 100
+		printf "projected, on 100 such machines: %.0f s when each has %d shards or more, plus ssh and rsync set-up\n", all / rate / 100, jobs
+		rounds = int((k + 100 * jobs - 1) / (100 * jobs))
+		printf "projected, these %d shards on 100 such machines, %d at once on each: %d round(s) of %.0f s\n", k, jobs, rounds, runtime / done
 	}' "$2/joblog"
 	exit $?
 fi
