@@ -240,10 +240,12 @@ fi
 # ---- run the shards not yet finished ----
 cd "$dir" || exit 2
 echo "fairtest: campaign $kind in $dir: $nshards shards, $(find out -type f ! -name ".*" | wc -l) finished before" >&2
-remote=
+remote= logins=
 if [ -n "$hosts" ]; then
 	hosts=$(cd "$OLDPWD" && readlink -f "$hosts")
-	remote="--sshloginfile $hosts --wd .fairtest-campaign/$(basename "$dir")-$key --basefile bundle.tgz --return out/{} --cleanup"
+	wd=.fairtest-campaign/$(basename "$dir")-$key
+	remote="--sshloginfile $hosts --wd $wd --basefile bundle.tgz --return out/{} --cleanup"
+	logins=$(sed 's/#.*//; s/^[0-9]*\///' "$hosts" | tr -s ' \t' '  ' | grep -v '^ *:* *$' | tr ' ' '\037')
 fi
 # A remote shard unpacks the bundle once per login dir (flock: two jobs at once).
 # shellcheck disable=SC2016,SC2086
@@ -251,6 +253,12 @@ sed 's/ .*//' bundle/shards | parallel ${CAMPAIGN_JOBS:+-j "$CAMPAIGN_JOBS"} --j
 	--retries "${RETRIES:-3}" $remote \
 	'[ -d bundle ] || flock bundle.tgz sh -c "[ -d bundle ] || tar -xzf bundle.tgz"; sh bundle/campaign.sh shard {}' \
 	>"$dir/parallel.log" 2>&1
+# parallel's --cleanup takes back what it sent, not the unpacked bundle.
+for login in $logins; do
+	# shellcheck disable=SC2086
+	$ssh_cmd -o BatchMode=yes $(echo "$login" | tr '\037' ' ') "rm -rf '$wd'; rmdir .fairtest-campaign 2>/dev/null" \
+		</dev/null >/dev/null 2>&1
+done
 missing=0
 for id in $(sed 's/ .*//' bundle/shards); do
 	[ -f "out/$id" ] || missing=$((missing + 1))

@@ -204,6 +204,11 @@ else
 	*127.0.0.1*' '*127.0.0.1*) ok "both logins ran shards ($hosts_used)" ;;
 	*) bad "both logins ran shards: only '$hosts_used'" ;;
 	esac
+	if ls -d "$HOME/.fairtest-campaign/ssh-"* >/dev/null 2>&1; then
+		bad "the logins' copies of the bundle are left behind: $(ls -d "$HOME/.fairtest-campaign/ssh-"*)"
+	else
+		ok "the logins' copies of the bundle are removed at the end"
+	fi
 	# a login that fails: one line, nothing written
 	printf '1/127.0.0.1\n1/nobody-here@127.0.0.2\n' >"$tmp/hosts-bad"
 	PARALLEL_SSH="ssh -F $s/ssh_config" campaign sshbad KIND=property SEEDS=1-600 HOSTS="$tmp/hosts-bad"
