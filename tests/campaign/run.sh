@@ -114,7 +114,7 @@ fi
 same "the campaign with a killed shard merges to the whole run" "$tmp/kill.out" "$tmp/kill.ref"
 lines=$(wc -l <"$tmp/kill/attempts")
 (cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
-	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/again.out" 2>&1)
+	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/again.out" 2>"$tmp/again.err")
 if [ "$(wc -l <"$tmp/kill/attempts")" -eq "$lines" ] && cmp -s "$tmp/again.out" "$tmp/kill.ref"; then
 	ok "a second run of a finished campaign reruns no shard and prints the same report"
 else
@@ -140,7 +140,7 @@ rc1=$?
 finished=$(ls "$tmp/resume/out")
 done1=$(echo "$finished" | grep -c .)
 CAMPAIGN=$tmp/resume KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
-	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/resume2.out" 2>&1
+	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/resume2.out" 2>"$tmp/resume2.err"
 twice=$(sed 's/ .*//' "$tmp/resume/attempts" | sort | uniq -d | grep -Fx "$finished" | paste -sd, -)
 if [ -n "$stopped" ] && [ "$rc1" = 1 ] && [ "$done1" -lt 4 ] && [ -z "$twice" ] &&
    cmp -s "$tmp/resume2.out" "$tmp/kill.ref"; then
