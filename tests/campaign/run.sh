@@ -48,10 +48,14 @@ campaign prop KIND=property SEEDS=1-600 SHARD=200
 FAIRTEST_SEQUENCES=600 "$obj/fairtest" --seed 1 --timeout 0 "$pfilter" >"$tmp/prop.ref"
 same "property: 3 shards of 200 seeds merge to the one run over 1-600" "$tmp/prop.out" "$tmp/prop.ref"
 
-# fault: the rows of one point on one suite
-campaign fault KIND=fault FAULTS=sched/sched_tick/lost FILTER='fair_eevdf_pick.*'
-"$top/tests/fault/matrix.sh" "$obj/fairtest" sched/sched_tick/lost 0.05 1 60 'fair_eevdf_pick.*' >"$tmp/fault.ref"
+# fault: the rows of one point on one suite, with WARNs (listed findings)
+# under the table, merged from the rows' shards
+pt=mm/__kmalloc_cache_noprof
+campaign fault KIND=fault FAULTS=$pt P=0.3 FILTER='fair_topology.*'
+"$top/tests/fault/matrix.sh" "$obj/fairtest" $pt 0.3 1 60 'fair_topology.*' >"$tmp/fault.ref"
 same "fault: 4 row shards merge to make fault's table" "$tmp/fault.out" "$tmp/fault.ref"
+grep -q 'WARN at .*finding' "$tmp/fault.ref" ||
+	bad "fault: the matrix of $pt on fair_topology shows no WARN to merge any more; pick another point"
 
 # mutate: two mutants against the property suite, one caught, one not
 muts='avg-load-not-subtracted lag-sign-flipped'
