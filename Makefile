@@ -166,6 +166,7 @@ sim-ab:
 # A campaign split into shards that GNU parallel runs here, on HOSTS or
 # (SLURM=1) in a Slurm array; the merge prints one machine's report.
 campaign:
+	@[ -z "$(KSRC_B)$(PROFILE_B)" ] || { echo "fairtest: make campaign splits FEATURES_B's A/B only; for KSRC_B or PROFILE_B use make sim-ab" >&2; exit 2; }
 	$(call with_tree,KIND='$(KIND)' SEEDS='$(if $(filter command line,$(origin SEEDS)),$(SEEDS))' SEED='$(SEED)' \
 	 CAMPAIGN_JOBS='$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))' SHARD='$(SHARD)' HOSTS='$(HOSTS)' SLURM='$(SLURM)' CAMPAIGN='$(CAMPAIGN)' FILTER='$(FILTER)' \
 	 FAULTS='$(FAULTS)' P='$(P)' TIMEOUT='$(TIMEOUT)' MUTANTS='$(MUTANTS)' WORKLOAD='$(WORKLOAD)' \
