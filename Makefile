@@ -42,6 +42,12 @@ ACCEL	?=
 MARKDOWN ?=
 # make domains-xcheck
 SHAPES	?=
+# make campaign (sched_fair/campaign.sh)
+KIND	?=
+SHARD	?=
+HOSTS	?=
+SLURM	?=
+CAMPAIGN ?=
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # The build uses every core unless make was given its own -j.
@@ -65,7 +71,7 @@ define with_tree
 	 $(1)
 endef
 
-.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab twin domains-xcheck findings-real
+.PHONY: all build check test list mutate clean help fault valgrind asan gate coverage sim sim-ab twin domains-xcheck findings-real campaign
 all: build
 
 build:
@@ -158,6 +164,17 @@ sim-ab:
 	   --result $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/base-seed$(SEED).json \
 	   --result-b $$obj/sim-ab/$$(basename $(WORKLOAD) .json)/patched-seed$(SEED).json))
 
+# A campaign split into shards that GNU parallel runs here, on HOSTS or
+# (SLURM=1) in a Slurm array; the merge prints one machine's report.
+campaign:
+	@[ -z "$(KSRC_B)$(PROFILE_B)" ] || { echo "fairtest: make campaign splits FEATURES_B's A/B only; for KSRC_B or PROFILE_B use make sim-ab" >&2; exit 2; }
+	$(call with_tree,KIND='$(KIND)' SEEDS='$(if $(filter command line,$(origin SEEDS)),$(SEEDS))' SEED='$(SEED)' \
+	 CAMPAIGN_JOBS='$(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))' SHARD='$(SHARD)' HOSTS='$(HOSTS)' SLURM='$(SLURM)' CAMPAIGN='$(CAMPAIGN)' FILTER='$(FILTER)' \
+	 FAULTS='$(FAULTS)' P='$(P)' TIMEOUT='$(TIMEOUT)' MUTANTS='$(MUTANTS)' WORKLOAD='$(WORKLOAD)' \
+	 FEATURES='$(FEATURES)' FEATURES_B='$(FEATURES_B)' \
+	 SIM_ARGS='$(strip $(SIM_MACHINE) $(SIM_COSTS) $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check))' \
+	 $(SF)/campaign.sh run $$obj $$ksrc $(PROFILE_FILE))
+
 # The workload in fairsim and on the tree's own kernel under QEMU, RUNS
 # boots, both traces through fairsim's analysis, side by side (twin/).
 TWIN_NAME = $$(basename $(WORKLOAD) .json)-$(or $(CPUS),8)cpu$(if $(FEATURES),-$$(printf '%s' '$(FEATURES)' | tr '!,' '_+'))
@@ -224,6 +241,9 @@ help:
 	@echo '            boot it under QEMU (TCG, 4 CPUs): one verdict line per finding of'
 	@echo '            tests/findings.c (shown / not shown / cannot be shown here: why);'
 	@echo '            SERIES=s: the tree with series s applied (an incremental kernel build)'
+	@echo '  campaign  KIND=property|fault|mutate|sim: the run split into shards that GNU parallel'
+	@echo '            runs on every core, on HOSTS, or SLURM=1 (a Slurm array script); the merged'
+	@echo '            report is the one machine'"'"'s, byte for byte (docs/campaign.md)'
 	@echo '  clean     remove the build dir ($(O))'
 	@echo '  help      this text'
 	@echo
@@ -259,6 +279,7 @@ help:
 	@echo '  P=p         make fault: probability of the random runs, in [0,1] ($(P))'
 	@echo '              SEED also pins libfiu'"'"'s generator (FIU_PRNG_SEED): same SEED, same faults'
 	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'
+	@echo '  FAIRTEST_SEQUENCES=n  (environment) sequences in each fair_property case, not 400 and 100'
 	@echo '  make sim knobs:'
 	@echo '  WORKLOAD=f  the rt-app JSON file to run'
 	@echo '  CPUS=n      fake CPUs, 1..64 (8): n cores on one LLC, one MC sched domain,'
@@ -298,5 +319,15 @@ help:
 	@echo '              180 + 20 x DURATION; FAIRTEST_TWIN_KEEP=1 keeps a failed boot'"'"'s console'
 	@echo '  ACCEL=a     auto (KVM if it boots here, else TCG: with -icount shift=1,sleep=off for'
 	@echo '              CPUS=1, plain above), kvm, tcg (plain: guest clock = host clock), icount:N'
+	@echo '  make campaign knobs (and the kind'"'"'s own: FILTER, SEED, FAULTS, P, MUTANTS, WORKLOAD, ...):'
+	@echo '  KIND=k      property, fault, mutate or sim'
+	@echo '  SEEDS=A-B   property and sim: seeds A..B (or a count from SEED; sim-ab'"'"'s 5 for sim)'
+	@echo '  SHARD=n     property: seeds per shard, a multiple of 100 (1% of the range)'
+	@echo '  HOSTS=f     a parallel --sshloginfile: shards run on those machines (the build goes there)'
+	@echo '  SLURM=1     write the campaign'"'"'s Slurm array script, do not run'
+	@echo '  CAMPAIGN=d  the campaign dir (default under the build dir, named by kind and knobs)'
+	@echo '              make -jN: N shards at once on each machine (default: one per core);'
+	@echo '              environment: RETRIES=n tries of a failing shard (3), PARALLEL_SSH=cmd'
+	@echo '              the ssh command parallel uses (e.g. '"'"'ssh -F my_config'"'"')'
 	@echo '  SHAPES=l    make domains-xcheck: these shapes only (default: uni-1 mc-2 mc-4'
 	@echo '              smt-mc-8 two-pkg-16)'

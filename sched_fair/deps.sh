@@ -5,7 +5,9 @@
 # with sudo when not root. Extra package names may be given as arguments.
 set -eu
 # rt-app: make test runs the workload files under the real one (tests/sim/rtapp.py).
-need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 7zip rt-app $*"
+# parallel, rsync, ssh: make campaign's shards here and on other machines;
+# openssh-server: its test's sshd on a loopback port (tests/campaign).
+need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 7zip rt-app parallel rsync openssh-client openssh-server $*"
 # This runs before every make check: once all were found, that answer holds
 # until dpkg's database next changes.
 cache=${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}

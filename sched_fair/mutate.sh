@@ -11,6 +11,11 @@
 # compile, names an option the tree's Kconfig does not define, or could not
 # be applied for any other reason), or fewer than 90% are caught.
 #
+# make campaign KIND=mutate runs the mutants apart: MUTATE_ONLY=list prints
+# the names; MUTATE_ONLY=base prints the unmutated tree's exit status,
+# MUTATE_ONLY=name that mutant's row alone; MUTATE_FROM=dir prints the
+# table of those outputs saved as dir/base and dir/<name>.
+#
 # usage: [MUTANTS='glob...'] mutate.sh OBJ KSRC PROFILE [fairtest args...]
 set -u
 obj=$1 ksrc=$2 profile=$3
@@ -18,12 +23,21 @@ shift 3
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$obj/mutants
 apply=$top/sched_fair/mutant_apply.py
+only=${MUTATE_ONLY:-} from=${MUTATE_FROM:-}
 
-"$obj/fairtest" "$@" >"$obj/mutate-base.ktap" 2>&1 || {
+base=0
+if [ -n "$from" ]; then
+	base=$(cat "$from/base" 2>/dev/null)
+elif [ -z "$only" ] || [ "$only" = base ]; then
+	"$obj/fairtest" "$@" >"$obj/mutate-base.ktap" 2>&1
+	base=$?
+	[ -z "$only" ] || { echo "$base"; exit 0; }
+fi
+[ "$base" = 0 ] || {
 	echo "fairtest: the suites fail on the unmutated tree (see $obj/mutate-base.ktap); fix that first" >&2
 	exit 1
 }
-rm -rf "$work"
+[ -n "$only$from" ] || rm -rf "$work"
 mkdir -p "$work"
 names=$(python3 "$apply" --list "$top"/fixtures/mutants/*.mutants) || exit 1
 if [ -n "${MUTANTS:-}" ]; then
@@ -38,17 +52,35 @@ if [ -n "${MUTANTS:-}" ]; then
 	[ -n "$picked" ] || { echo "fairtest: MUTANTS='$MUTANTS' matches no mutant of fixtures/mutants" >&2; exit 1; }
 	names=$picked
 fi
+if [ "$only" = list ]; then
+	echo "$names"
+	exit 0
+fi
 
 # The tree's Kconfig symbols: a mutant's needs: must name one of them.
-find "$ksrc" -name 'Kconfig*' -not -path '*/Documentation/*' -exec \
-	sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config \([A-Z0-9_]*\)[[:space:]]*$/\2/p' {} + | sort -u >"$work/symbols"
+symbols=$work/symbols${only:+.$only}	# a campaign's shards run side by side
+[ -n "$from" ] || find "$ksrc" -name 'Kconfig*' -not -path '*/Documentation/*' -exec \
+	sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config \([A-Z0-9_]*\)[[:space:]]*$/\2/p' {} + | sort -u >"$symbols"
 
 caught=0 applicable=0 broken=0
-printf '%-32s %-9s %s\n' MUTANT VERDICT 'CAUGHT BY'
+[ -n "$only" ] || printf '%-32s %-9s %s\n' MUTANT VERDICT 'CAUGHT BY'
 for name in $names; do
+	[ -z "$only" ] || [ "$only" = "$name" ] || continue
+	if [ -n "$from" ]; then	# a campaign's shard tested it
+		[ -f "$from/$name" ] || { echo "fairtest: no result for mutant $name in $from; rerun the campaign" >&2; exit 1; }
+		cat "$from/$name"
+		case $(awk '{ print $2; exit }' "$from/$name") in
+		n/a) ;;
+		invalid) applicable=$((applicable + 1)) broken=$((broken + 1)) ;;
+		caught) applicable=$((applicable + 1)) caught=$((caught + 1)) ;;
+		*) applicable=$((applicable + 1)) ;;
+		esac
+		continue
+	fi
 	dir=$work/$name
+	rm -rf "$dir"
 	mkdir -p "$dir/src"
-	FT_AUTOCONF=$obj/kbuild/include/generated/autoconf.h FT_SYMBOLS=$work/symbols \
+	FT_AUTOCONF=$obj/kbuild/include/generated/autoconf.h FT_SYMBOLS=$symbols \
 		python3 "$apply" "$name" "$ksrc/kernel/sched/fair.c" "$dir/src/fair.c" \
 		"$top"/fixtures/mutants/*.mutants 2>"$dir/apply.err"
 	rc=$?
@@ -97,6 +129,7 @@ for name in $names; do
 	rm -rf "$dir/obj/k" "$dir/obj/u"	# keep the logs, not the objects
 done
 
+[ -z "$only" ] || exit 0	# the row is the shard's result
 tested=$((applicable - broken))	# a mutant that does not compile tests nothing
 [ "$tested" -gt 0 ] || { echo "fairtest: no mutant applies to $ksrc and compiles" >&2; exit 1; }
 pct=$((100 * caught / tested))

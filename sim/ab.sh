@@ -11,6 +11,9 @@
 # gives. A failing run fails it, naming the first side and seed in that
 # order that failed.
 #
+# AB_FROM=dir: the runs were made elsewhere (make campaign KIND=sim): their
+# results are in OUT, their stderr and exit status in dir; only the report.
+#
 # usage: sim/ab.sh [-j JOBS] [--markdown] WORKLOAD OUT SEEDS FIRST_SEED BIN_A FEATURES_A BIN_B FEATURES_B [fairsim args...]
 set -eu
 jobs=$(nproc) md=
@@ -30,6 +33,7 @@ case $seeds in ''|*[!0-9]*|0) echo "fairsim: SEEDS must be a count >= 1, not '$s
 mkdir -p "$out"
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+[ -z "${AB_FROM:-}" ] || { cp "$AB_FROM"/*.err "$AB_FROM"/*.rc "$logs/" || exit 2; }
 i=0
 while [ "$i" -lt "$seeds" ]; do
 	echo "$((first + i)) base"
@@ -40,7 +44,7 @@ done >"$logs/runs"
 # xargs gives the job the fairsim arguments, then the line's SEED SIDE.
 export workload out logs bin_a feat_a bin_b feat_b
 # shellcheck disable=SC2016 # expanded by the job's shell
-xargs -P "$jobs" -L 1 sh -c '
+[ -n "${AB_FROM:-}" ] || xargs -P "$jobs" -L 1 sh -c '
 	i=0 n=$#
 	for a do
 		i=$((i + 1))

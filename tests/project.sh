@@ -4,7 +4,8 @@
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
 # the workload simulator's checks (tests/sim) and Debian's rt-app on its
 # workload files, valgrind, ASan+UBSan and the fault matrix, the runner's
-# self-test, `make mutate`, the gate on the fixture series, a short twin
+# self-test, `make mutate`, make campaign's checks (tests/campaign), the
+# gate on the fixture series, a short twin
 # run (tests/twin), and the docs' links and make targets (tests/docs).
 # Ends with one tally line over all of them.
 #
@@ -96,6 +97,13 @@ else
 	failed=1
 fi
 
+# make campaign: each kind's merge is the one machine's report; two ssh
+# logins to 127.0.0.1; a killed shard rerun; resume; bad input.
+"$top/tests/campaign/run.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" >"$obj/campaign.log" 2>&1 || failed=1
+cat "$obj/campaign.log"
+campaign=$(sed -n 's/^campaign: //p' "$obj/campaign.log")
+[ -n "$campaign" ] || { campaign="0 passed, 1 failed"; failed=1; }
+
 # The per-patch gate on our fixture series, broken twins and bad input.
 "$top/tests/gate/run.sh" "$obj" "$ksrc" >"$obj/gate.log" 2>&1 || failed=1
 cat "$obj/gate.log"
@@ -112,6 +120,6 @@ cat "$obj/docs.log"
 docs=$(sed -n 's/^docs: //p' "$obj/docs.log")
 [ -n "$docs" ] || { docs="0 passed, 1 failed"; failed=1; }
 
-sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $gate, $twin, $docs" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $campaign, $gate, $twin, $docs" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed

@@ -12,9 +12,12 @@
  * failing sequence is shrunk to the shortest one that still fails the same
  * way, printed op by op, with the seed that replays it: sequence seeds are
  * the run's --seed and up, so `--seed S` runs the failing one first.
+ * FAIRTEST_SEQUENCES=n runs n sequences in each case instead: a campaign's
+ * shard (make campaign), or one machine's whole range.
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -372,43 +375,61 @@ static void print_sequence(struct kunit *test, const struct sequence *seq)
  * 0.46 s with 100, on a 2-core VM); batches still run on every CPU.
  */
 #define BATCH	100
+#define MAX_AHEAD	64	/* batches running at once, at most */
 
-static void run_sequences(struct kunit *test, bool domains, int count)
+/* The case's count, or FAIRTEST_SEQUENCES's (a positive decimal). */
+static long sequences(struct kunit *test, long count)
+{
+	const char *env = getenv("FAIRTEST_SEQUENCES");
+	char *end;
+	long n;
+
+	if (!env || !*env)
+		return count;
+	n = strtol(env, &end, 10);
+	if (*end || n < 1) {
+		KUNIT_FAIL(test, "FAIRTEST_SEQUENCES='%s' is not a count >= 1", env);
+		return 0;
+	}
+	return n;
+}
+
+static void run_sequences(struct kunit *test, bool domains, long count)
 {
 	unsigned long long base = kunit_seed();
 	static struct sequence seq;
-	static struct isolated runs[SEQUENCES / BATCH + 1];
+	static struct isolated runs[MAX_AHEAD];	/* batch b in runs[b % ahead] */
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int batches = (count + BATCH - 1) / BATCH;
-	int ahead = cpus > 1 ? cpus : 1, started = 0;
+	long batches = (count + BATCH - 1) / BATCH;
+	long ahead = cpus > 1 ? (cpus < MAX_AHEAD ? cpus : MAX_AHEAD) : 1, started = 0;
 	struct outcome out;
 	unsigned long long checks = 0;
-	int unchecked = -1;	/* the first sequence that passed with no check */
+	long unchecked = -1;	/* the first sequence that passed with no check */
 	long ops = 0;
 
 	/* Batches run on every CPU; outcomes are taken in seed order. */
-	for (int s = 0; s < count; s++) {
-		int b = s / BATCH;
+	for (long s = 0; s < count; s++) {
+		long b = s / BATCH;
 
 		for (; started < batches && started < b + ahead; started++)
 			start_isolated(NULL, base + started * BATCH,
 				       started < batches - 1 ? BATCH : count - started * BATCH,
-				       domains, &runs[started]);
+				       domains, &runs[started % ahead]);
 		generate(base + s, domains, &seq);
-		next_outcome(&runs[b], seq.n, &out);
+		next_outcome(&runs[b % ahead], seq.n, &out);
 		if (s % BATCH == BATCH - 1 || s == count - 1)
-			finish_isolated(&runs[b]);
+			finish_isolated(&runs[b % ahead]);
 		ops += out.failed_at < 0 ? seq.n : out.failed_at + 1;
 		checks += out.checks;
 		if (out.failed_at < 0 && !out.checks && unchecked < 0)
 			unchecked = s;	/* its "all held" would be of nothing checked */
 		if (out.failed_at < 0)
 			continue;
-		finish_isolated(&runs[b]);
-		for (int later = b + 1; later < started; later++) {
-			if (runs[later].pid > 0)
-				kill(runs[later].pid, SIGKILL);
-			finish_isolated(&runs[later]);
+		finish_isolated(&runs[b % ahead]);
+		for (long later = b + 1; later < started; later++) {
+			if (runs[later % ahead].pid > 0)
+				kill(runs[later % ahead].pid, SIGKILL);
+			finish_isolated(&runs[later % ahead]);
 		}
 		kunit_info(test, "sequence seed %llu fails at op %d: %s", base + s,
 			   out.failed_at, out.how);
@@ -432,7 +453,7 @@ static void run_sequences(struct kunit *test, bool domains, int count)
 			    base + unchecked);
 	KUNIT_EXPECT_GT(test, checks, 0);
 	if (checks && unchecked < 0)
-		kunit_info(test, "%d sequences, %ld operations, %llu invariant checks, all held",
+		kunit_info(test, "%ld sequences, %ld operations, %llu invariant checks, all held",
 			   count, ops, checks);
 }
 
@@ -444,7 +465,7 @@ static void run_sequences(struct kunit *test, bool domains, int count)
  */
 static void random_operations_keep_invariants(struct kunit *test)
 {
-	run_sequences(test, false, SEQUENCES);
+	run_sequences(test, false, sequences(test, SEQUENCES));
 }
 
 /*
@@ -455,7 +476,7 @@ static void random_operations_keep_invariants(struct kunit *test)
  */
 static void random_operations_with_domains_keep_invariants(struct kunit *test)
 {
-	run_sequences(test, true, SEQUENCES / 4);
+	run_sequences(test, true, sequences(test, SEQUENCES / 4));
 }
 
 static struct kunit_case property_cases[] = {

@@ -18,8 +18,14 @@
 # not unexpected: a fault changes what some tests assert (shares, exact
 # exec times), and the table shows how many.
 #
+# make campaign KIND=fault runs the rows apart: FAIRTEST_FAULT_ROW=count
+# prints the number of rows; FAIRTEST_FAULT_ROW=k runs row k alone and
+# leaves its row and signatures in FAIRTEST_FAULT_SAVE/k; and
+# FAIRTEST_FAULT_FROM=dir prints the table of the rows saved in dir/1..n.
+#
 # usage: tests/fault/matrix.sh BIN "POINTS" P SEED TIMEOUT [GLOB...]
 set -u
+only=${FAIRTEST_FAULT_ROW:-} save=${FAIRTEST_FAULT_SAVE:-} from=${FAIRTEST_FAULT_FROM:-}
 bin=$1 points=$2 p=$3 seed=$4 timeout=$5
 shift 5
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,6 +73,14 @@ run() {
 	shift 3
 	rows=$((rows + 1))
 	k=$out/$rows
+	if [ -n "$from" ]; then	# a campaign's shard ran it
+		[ -f "$from/$rows" ] || die "no row $rows in $from; rerun the campaign"
+		sed -n 1p "$from/$rows" | tee "$k.row"
+		sed 1d "$from/$rows" >>"$out/signatures"
+		grep -q 'UNEXPECTED$' "$k.row" && unexpected=$((unexpected + 1))
+		return 0
+	fi
+	[ -z "$only" ] || [ "$only" = "$rows" ] || return 0
 	FAIRTEST_FAULTS=$spec FIU_PRNG_SEED=$seed "$bin" --seed "$seed" --timeout "$timeout" "$@" \
 		>"$k.ktap" 2>"$k.err"
 	rc=$?
@@ -114,7 +128,9 @@ run() {
 		}
 		printf "%-36s %-6s %5d %6d %5d %5d %5d %5d %5d %5d  %s\n", name, mode,
 		       cases, fired, pass, fail, skip, warn, inv, crash, verdict
-	}' "$k.ktap" 2>>"$out/signatures" | tee "$k.row"
+	}' "$k.ktap" 2>"$k.sig" | tee "$k.row"
+	cat "$k.sig" >>"$out/signatures"
+	[ -z "$save" ] || cat "$k.row" "$k.sig" >"$save/$rows"
 	grep -q 'UNEXPECTED$' "$k.row" && unexpected=$((unexpected + 1))
 	return 0
 }
@@ -126,6 +142,10 @@ if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2046
 	set -- $("$bin" --list | grep -v '^fair_faults\|^fairtest_harness_faults')
 	scope="all cases but fair_faults* and fairtest_harness_faults"
+fi
+if [ "$only" = count ]; then
+	echo $(($(echo "$points" | wc -w) * 2 + 2))
+	exit 0
 fi
 echo "fairtest fault matrix: FIU_PRNG_SEED=$seed, P=$p, $(echo "$points" | wc -w) points, $scope"
 printf '%-36s %-6s %5s %6s %5s %5s %5s %5s %5s %5s  %s\n' point mode cases fired pass fail skip WARN invar crash verdict
