@@ -158,7 +158,7 @@ port=$((20000 + $$ % 20000))
 s=$tmp/sshd
 why=
 if ! [ -x /usr/sbin/sshd ]; then
-	why="no /usr/sbin/sshd (openssh-server; sched_fair/deps.sh installs it for make campaign)"
+	why="no /usr/sbin/sshd: sudo apt-get install openssh-server to run it (deps.sh installs it on CI only: it starts a system sshd)"
 elif ! command -v rsync >/dev/null; then
 	why="no rsync, which parallel's --basefile and --return use"
 else
