@@ -271,6 +271,9 @@ void ft_shutdown(void)
 		ft_topology_teardown();
 		ft_rcu_quiescent();
 	}
+#ifdef CONFIG_ENERGY_MODEL
+	ft_em_unregister();	/* after the perf domains that point into it */
+#endif
 	ft_for_each_task_id(id)
 		ft_host_free(ft_m.tasks[id].p);
 	for (int g = 1; g < FT_MAX_GROUPS; g++) {

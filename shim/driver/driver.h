@@ -237,8 +237,9 @@ void ft_nohz_init_rq(struct rq *rq);
 void ft_nohz_idle_enter(int cpu);
 void ft_nohz_idle_exit(int cpu);
 
-/* topology.c, idle.c */
+/* topology.c, idle.c, energy.c */
 void ft_topology_teardown(void);	/* shim/topology_unit.c */
+int ft_energy_boot(const struct ft_topology *topo);
 void ft_idle_account(u64 until);
 
 /* clock.c */
