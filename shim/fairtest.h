@@ -162,6 +162,7 @@ struct ft_task_attr {
 	ft_u64 sleep_ns;	/* sleep this long, then wake */
 	ft_u64 cpus;		/* affinity, bit n = CPU n; 0 = every CPU */
 	bool sched_idle;	/* policy SCHED_IDLE instead of SCHED_NORMAL */
+	int parent;		/* forked by this task: its session (autogroup); 0: init's */
 };
 #define FT_TASK_ATTR_DEFAULT { .cpu = -1 }
 
@@ -174,6 +175,14 @@ int ft_task_set_slice(int id, ft_u64 slice_ns);	/* sched_setattr runtime */
 int ft_task_yield(int id);		/* sched_yield() by a running task */
 int ft_task_migrate(int id, int cpu);	/* move to another CPU */
 int ft_task_set_group(int id, int group);
+
+/*
+ * Autogroup (CONFIG_SCHED_AUTOGROUP; the tree's autogroup.c): each session
+ * a task group of its own. -EOPNOTSUPP where the profile lacks it.
+ */
+int ft_task_setsid(int id);		/* setsid(): a new session and autogroup */
+int ft_autogroup_set_nice(int id, int nice);	/* echo nice > /proc/ID/autogroup */
+int ft_task_autogroup(int id);	/* group id of its session's autogroup (0: the default) */
 
 int ft_group_create(int parent);	/* id > 0, or -errno */
 int ft_group_set_shares(int group, unsigned long shares);

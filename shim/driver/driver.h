@@ -237,6 +237,14 @@ void ft_nohz_init_rq(struct rq *rq);
 void ft_nohz_idle_enter(int cpu);
 void ft_nohz_idle_exit(int cpu);
 
+/* autogroup.c, task.c; the hooks of shim/autogroup_unit.c */
+void ft_task_move_group(struct task_struct *p, struct task_group *tg);
+struct task_group *ft_task_group_of(struct task_struct *p, struct task_group *css_tg);
+void ft_autogroup_boot(void);
+int ft_autogroup_fork(struct task_struct *p, struct task_struct *parent);
+void ft_autogroup_exit(struct task_struct *p);
+void ft_autogroup_release(struct task_struct *p, bool machine_gone);
+
 /* topology.c, idle.c, energy.c */
 void ft_topology_teardown(void);	/* shim/topology_unit.c */
 int ft_energy_boot(const struct ft_topology *topo);
