@@ -56,6 +56,7 @@ struct landscape {
 	double cpu[FT_MAX_CPUS];	/* each CPU's utilization without p */
 	double task;			/* p's */
 	int overutilized;		/* the root domain's flag */
+	unsigned long estimates;	/* CPUs' energy estimates the wake-up made */
 };
 
 static void read_landscape(struct kunit *test, const struct ft_topology *t, int p, int prev,
@@ -172,7 +173,10 @@ static int judge(struct kunit *test, const struct ft_topology *t, const struct l
 	delta_range(t, l, chosen, &lo, &hi);
 	KUNIT_EXPECT_LE_MSG(test, lo, best_hi,
 			    "%s: task of util %.0f placed on cpu %d, adding %.1f mW; cpu %d adds "
-			    "%.1f", what, l->task, chosen, delta_at(t, l, chosen, 1.0), cheapest, best);
+			    "%.1f (cpus' utilization without it: %.0f %.0f %.0f %.0f | %.0f %.0f %.0f | %.0f)",
+			    what, l->task, chosen, delta_at(t, l, chosen, 1.0), cheapest, best,
+			    l->cpu[0], l->cpu[1], l->cpu[2], l->cpu[3], l->cpu[4], l->cpu[5], l->cpu[6],
+			    l->cpu[7]);
 	return cheapest;
 }
 
@@ -198,12 +202,13 @@ static int periodic(struct kunit *test, int cpu, int run_ms)
 }
 
 /*
- * Periodic task @p, pinned so far, is let go anywhere while it sleeps;
- * its next wake-up (its own timer) chooses a CPU. @l gets what that
- * wake-up saw, read 100 us before it; returns the CPU fair.c chose.
+ * Periodic task @p, pinned so far, is let go anywhere once it has gone
+ * to sleep, and woken there and then (within 100 us of its dequeue, so
+ * its utilization has not decayed); @l gets what the wake-up saw, read
+ * just before it. Returns the CPU fair.c chose.
  */
-static int next_wakeup(struct kunit *test, const struct ft_topology *t, int p,
-		       struct landscape *l)
+static int wake_after_sleep(struct kunit *test, const struct ft_topology *t, int p,
+			    struct landscape *l)
 {
 	int prev, steps = 0;
 
@@ -212,12 +217,11 @@ static int next_wakeup(struct kunit *test, const struct ft_topology *t, int p,
 	KUNIT_ASSERT_FALSE_MSG(test, ft_test_info(test, p).on_rq, "task %d never slept", p);
 	prev = ft_test_info(test, p).cpu;
 	KUNIT_ASSERT_EQ(test, ft_task_set_affinity(p, ~0ULL), 0);
-	do {
-		read_landscape(test, t, p, prev, l);
-		l->overutilized = ft_rd_overutilized(prev);
-		ft_run_for(100 * NSEC_PER_USEC);
-	} while (!ft_test_info(test, p).on_rq && steps++ < 1000);
-	KUNIT_ASSERT_TRUE_MSG(test, ft_test_info(test, p).on_rq, "task %d never woke", p);
+	read_landscape(test, t, p, prev, l);
+	l->overutilized = ft_rd_overutilized(prev);
+	l->estimates = ft_seam_hits("sugov_effective_cpu_perf");
+	KUNIT_ASSERT_EQ(test, ft_task_wake(p), 0);
+	l->estimates = ft_seam_hits("sugov_effective_cpu_perf") - l->estimates;
 	return ft_test_info(test, p).cpu;
 }
 
@@ -278,8 +282,8 @@ static void eas_starts_with_one_perf_domain_per_cluster(struct kunit *test)
 /*
  * Sixteen seeded landscapes: each CPU runs a pinned periodic task of 0-3
  * ms in 16, and one CPU also the task under test, 1-4 ms in 16, for 500
- * ms; then that task is let go anywhere while it sleeps. Expect, at each
- * wake-up the root domain is not overutilized at, fair.c's CPU to be one
+ * ms; then that task, once asleep, is let go anywhere and woken. Expect,
+ * at each wake-up the root domain is not overutilized at, fair.c's CPU to be one
  * the task fits on whose energy cost by the model is, within the slack,
  * the least of all such CPUs. A round overutilized at the wake-up (a
  * little CPU's utilization grows fast: its PELT clock runs at 448/1024)
@@ -304,13 +308,14 @@ static void wakeup_picks_least_energy_cpu(struct kunit *test)
 		}
 		p = periodic(test, prev, 1 + ft_rand(&seed) % 4);
 		ft_run_for(500 * NSEC_PER_MSEC);
-		chosen = next_wakeup(test, t, p, &l);
+		chosen = wake_after_sleep(test, t, p, &l);
 		if (l.overutilized) {
 			kunit_info(test, "round %u: overutilized at the wake-up, not judged", r);
 			ft_shutdown();
 			continue;
 		}
 		snprintf(what, sizeof(what), "round %u", r);
+		KUNIT_EXPECT_GT_MSG(test, l.estimates, 0, "%s: the wake-up made no energy estimate", what);
 		cheapest = judge(test, t, &l, chosen, what);
 		kunit_info(test, "round %u: util %.0f from cpu %d to cpu %d (the model's cheapest: %d)",
 			   r, l.task, prev, chosen, cheapest);
@@ -349,10 +354,12 @@ static void big_task_goes_where_it_fits(struct kunit *test)
  * A small periodic task (1 ms in 16) pinned to the prime CPU 7 for 200
  * ms, then a CPU-bound task pinned to little CPU 1 for 100 ms: its
  * utilization passes 80% of 448, so the root domain is overutilized.
- * Then the small task is let go anywhere while it sleeps, and wakes. Expect the
- * root domain overutilized at the wake-up and the task left on its idle
- * prev CPU, which it fits, as the capacity-aware idle search does, not
- * moved to the little CPU the energy model prefers (checked to differ).
+ * Then the small task, once asleep, is let go anywhere and woken. Expect the
+ * root domain overutilized at the wake-up, no energy estimate made (the
+ * counted schedutil requests of find_energy_efficient_cpu()), and the
+ * task left on its idle prev CPU, which it fits, as the capacity-aware
+ * idle search does, not moved to the little CPU the energy model prefers
+ * (checked to differ).
  */
 static void overutilized_turns_eas_placement_off(struct kunit *test)
 {
@@ -368,8 +375,10 @@ static void overutilized_turns_eas_placement_off(struct kunit *test)
 	attr.cpus = 1ULL << 1;
 	KUNIT_ASSERT_GT(test, ft_task_fork(&attr), 0);
 	ft_run_for(100 * NSEC_PER_MSEC);
-	chosen = next_wakeup(test, t, p, &l);
+	chosen = wake_after_sleep(test, t, p, &l);
 	KUNIT_EXPECT_EQ(test, l.overutilized, 1);
+	KUNIT_EXPECT_EQ_MSG(test, l.estimates, 0, "the wake-up estimated energy (%lu CPUs' frequency requests)",
+			    l.estimates);
 	for (int c = 0; c < t->nr_cpus; c++)
 		if (fits(t, &l, c, 1.0) && delta_at(t, &l, c, 1.0) < best) {
 			best = delta_at(t, &l, c, 1.0);

@@ -32,7 +32,12 @@ void sched_move_task(struct task_struct *tsk, bool for_autogroup)
 	ft_task_move_group(tsk, ft_task_group_of(tsk, css));
 }
 
+/* Its siglock taken, or NULL for a reaped task; out of line from 7.x. */
+#ifdef FT_HAVE_LOCK_TASK_SIGHAND_CALL
+struct sighand_struct *lock_task_sighand(struct task_struct *tsk, unsigned long *flags)
+#else
 struct sighand_struct *__lock_task_sighand(struct task_struct *tsk, unsigned long *flags)
+#endif
 {
 	struct sighand_struct *sighand = tsk->sighand;
 

@@ -154,6 +154,9 @@ static void init_rq(int cpu)
 	ft_nohz_init_rq(rq);
 	rq->online = 1;
 	rq->cpu_capacity = SCHED_CAPACITY_SCALE;
+#ifdef CONFIG_UCLAMP_TASK
+	ft_uclamp_init_rq(rq);
+#endif
 	rq->avg_idle = 2 * sysctl_sched_migration_cost;
 	rq->max_idle_balance_cost = sysctl_sched_migration_cost;
 	rq->next_balance = jiffies;

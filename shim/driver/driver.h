@@ -217,6 +217,7 @@ void ft_irq_exit(int cpu);
 void ft_task_work_run(int cpu);	/* task_work.c: on the way back to user space */
 /* hrtimers (seams/hrtimer.c) and hrtick (bandwidth.c) */
 void ft_hrtick_init(struct rq *rq);
+void ft_uclamp_init_rq(struct rq *rq);	/* bandwidth.c, CONFIG_UCLAMP_TASK */
 void ft_hrtick_clear(struct rq *rq);
 bool ft_stop_pending(int cpu);
 void ft_stopper_sleeps(struct rq *rq);

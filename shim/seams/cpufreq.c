@@ -60,6 +60,7 @@ bool cpufreq_ready_for_eas(const struct cpumask *cpu_mask)
 unsigned long sugov_effective_cpu_perf(int cpu, unsigned long actual,
 				       unsigned long min, unsigned long max)
 {
+	SEAM_NOOP();	/* counted: each call is one CPU of an energy estimate */
 	actual = map_util_perf(actual);
 	return max(min, actual < max ? actual : max);
 }
