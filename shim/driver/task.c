@@ -329,7 +329,14 @@ int ft_task_exit(int id)
 	if (!p)
 		return -ESRCH;
 	if (task_current(task_rq(p), p)) {
+		/*
+		 * do_exit() leaves its autogroup while running; the resched
+		 * that move may ask for is taken at its final schedule, the
+		 * next preemption point here (as a batch of wake-ups defers it).
+		 */
+		wake_batch = true;
 		ft_autogroup_exit(p);
+		wake_batch = false;
 		return block_running(id, TASK_DEAD);
 	}
 	if (READ_ONCE(p->__state) == TASK_RUNNING)
