@@ -91,15 +91,14 @@ static double pd_energy(const struct ft_topology *t, int d, const struct landsca
 			int dst, double scale)
 {
 	const struct ft_perf_domain *pd = &t->pd[d];
-	double sum = 0, max = 0, cap = 0, want;
+	double sum = 0, max = 0, want;
 	int s;
 
 	for (int c = 0; c < t->nr_cpus; c++) {
-		double u;
+		double u, cap = cap_of(t, c);
 
 		if (!(pd->cpus >> c & 1))
 			continue;
-		cap = cap_of(t, c);
 		u = scaled(l->cpu[c] + (c == dst ? l->task : 0), scale);
 		if (u > cap)
 			u = cap;
@@ -109,7 +108,6 @@ static double pd_energy(const struct ft_topology *t, int d, const struct landsca
 	want = max * 1.25;	/* schedutil's headroom */
 	for (s = 0; s < pd->nr_states - 1 && pd->perf[s] < want; s++)
 		;
-	(void)cap;
 	return (double)pd->power_mw[s] / pd->perf[s] * sum;
 }
 
