@@ -50,10 +50,10 @@ LDFLAGS	= -no-pie -Wl,-z,now -Wl,-T,$(TOP)/shim/percpu.lds -Wl,--defsym=const_$(
 	  -Wl,--wrap=__rb_insert_augmented,--wrap=__rb_erase_color $(VARIANT_CFLAGS)
 LDLIBS	= -lcmocka -lfiu
 
-# The tree's own code: fair.c (through the bridge), pelt.c, topology.c
-# and three libs.
+# The tree's own code: fair.c (through the bridge), pelt.c, topology.c,
+# autogroup.c (where the profile has it) and three libs.
 # x86's __sw_hweight* are the asm ones: callers assume only %rax changes.
-REAL_OBJS := $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o \
+REAL_OBJS := $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o $(B)/k/autogroup_unit.o \
 	     $(B)/k/lib/rbtree.o $(B)/k/lib/find_bit.o $(B)/k/arch/x86/lib/hweight.o
 # The shim's kernel-side files are compiled as two units, shim/driver and
 # shim/seams, each a generated list of #includes of its files: a file alone
@@ -204,7 +204,7 @@ endif
 BRIDGE_PCH := $(wildcard $(PCH)/fair_headers.h.gch)
 $(B)/k/fair_bridge.o: $(TOP)/shim/fair_bridge.c $(PREPARED) $(PROBES) $(BRIDGE_PCH)
 	$(call kcc,$(if $(BRIDGE_PCH),fair_headers.h))
-$(B)/k/pelt_unit.o $(B)/k/topology_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(PROBES) $(PCH)/fair_headers.h.gch
+$(B)/k/pelt_unit.o $(B)/k/topology_unit.o $(B)/k/autogroup_unit.o: $(B)/k/%.o: $(TOP)/shim/%.c $(PREPARED) $(PROBES) $(PCH)/fair_headers.h.gch
 	$(call kcc,fair_headers.h)
 $(B)/k/lib/%.o: $(KSRC)/lib/%.c $(PREPARED)
 	$(kcc)

@@ -9,10 +9,13 @@
 # With FT_SYMBOLS naming a file of the tree's Kconfig symbols (one a line,
 # no CONFIG_), a 'needs:' option the tree does not define is an error: a
 # misspelt option would otherwise make the mutant n/a everywhere.
+# A mutant patches fair.c unless it names another file of kernel/sched that
+# the build compiles as it is ('file: autogroup.c'); --file prints which.
 # Exit: 0 applied, 3 needs an option that is off, 4 its lines do not occur
 # exactly once (both: n/a, not a mutant of this build), 1 anything else.
 #
 # usage: mutant_apply.py --list FILE...
+#        mutant_apply.py --file NAME FILE...
 #        [FT_AUTOCONF=autoconf.h] [FT_SYMBOLS=file] mutant_apply.py NAME SRC DST FILE...
 import os
 import re
@@ -38,7 +41,8 @@ def parse(files):
                     continue
                 key, _, rest = line.partition(' ')
                 if key == 'mutant:':
-                    cur = {'name': rest.strip(), 'what': '', 'old': [], 'new': [], 'needs': []}
+                    cur = {'name': rest.strip(), 'what': '', 'old': [], 'new': [], 'needs': [],
+                           'file': 'fair.c'}
                     if cur['name'] in mutants:
                         die(f"{path}:{no}: mutant {cur['name']} defined twice")
                     mutants[cur['name']] = cur
@@ -48,10 +52,14 @@ def parse(files):
                     cur['what'] = rest.strip()
                 elif key == 'needs:':
                     cur['needs'] += rest.split()
+                elif key == 'file:':
+                    if not re.fullmatch(r'[a-z_]+\.c', rest.strip()):
+                        die(f"{path}:{no}: file: names a file of kernel/sched, like autogroup.c")
+                    cur['file'] = rest.strip()
                 elif key in ('-', '+'):
                     cur['old' if key == '-' else 'new'].append(rest.strip())
                 else:
-                    die(f"{path}:{no}: malformed line (want 'mutant:', 'what:', 'needs:', '- ' or '+ ')")
+                    die(f"{path}:{no}: malformed line (want 'mutant:', 'what:', 'needs:', 'file:', '- ' or '+ ')")
     for m in mutants.values():
         if not m['old']:
             die(f"mutant {m['name']}: no '-' line to match")
@@ -61,6 +69,12 @@ def parse(files):
 def main(argv):
     if len(argv) >= 2 and argv[0] == '--list':
         print('\n'.join(parse(argv[1:])))
+        return
+    if len(argv) >= 3 and argv[0] == '--file':
+        mutants = parse(argv[2:])
+        if argv[1] not in mutants:
+            die(f'unknown mutant {argv[1]}')
+        print(mutants[argv[1]]['file'])
         return
     if len(argv) < 4:
         die('usage: mutant_apply.py NAME SRC DST FILE...')

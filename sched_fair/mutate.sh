@@ -3,8 +3,9 @@
 #
 # `make mutate`: proof that the suites catch real scheduler bugs. Each
 # mutant of fixtures/mutants/*.mutants is applied alone to a scratch copy
-# of the tree's fair.c; a copy of the base build recompiles only the
-# bridge against it (FAIR_C_DIR) and runs every suite. Prints a table:
+# of the tree's fair.c (or of the other file it names, autogroup.c); a
+# copy of the base build recompiles only the object that includes it
+# against it (FAIR_C_DIR) and runs every suite. Prints a table:
 # mutant, verdict, the cases that caught it; n/a for a mutant that needs an
 # option the profile leaves off or whose lines are not in this fair.c once.
 # Exits non-zero if the base tree fails, a mutant is invalid (does not
@@ -80,8 +81,22 @@ for name in $names; do
 	dir=$work/$name
 	rm -rf "$dir"
 	mkdir -p "$dir/src"
+	# fair.c, or another file of the tree compiled unmodified by a unit
+	# of ours (shim/X_unit.c includes kernel/sched/X.c): the copy in
+	# src/ is found first, and fair.c is always there, mutated or not.
+	file=$(python3 "$apply" --file "$name" "$top"/fixtures/mutants/*.mutants) || exit 1
+	unit=fair_bridge
+	if [ "$file" != fair.c ]; then
+		unit=${file%.c}_unit
+		cp "$ksrc/kernel/sched/fair.c" "$dir/src/fair.c"
+	fi
+	if [ ! -f "$top/shim/$unit.c" ]; then
+		applicable=$((applicable + 1)) broken=$((broken + 1))
+		printf '%-32s %-9s %s\n' "$name" invalid "file: $file is not compiled as it is (no shim/$unit.c)"
+		continue
+	fi
 	FT_AUTOCONF=$obj/kbuild/include/generated/autoconf.h FT_SYMBOLS=$symbols \
-		python3 "$apply" "$name" "$ksrc/kernel/sched/fair.c" "$dir/src/fair.c" \
+		python3 "$apply" "$name" "$ksrc/kernel/sched/$file" "$dir/src/$file" \
 		"$top"/fixtures/mutants/*.mutants 2>"$dir/apply.err"
 	rc=$?
 	why=$(sed -n '1s/^fairtest: //p' "$dir/apply.err")
@@ -101,7 +116,7 @@ for name in $names; do
 	mkdir -p "$dir/obj"
 	cp -a "$obj/k" "$obj/u" "$obj/gen" "$obj/kflags" "$dir/obj/"
 	ln -s "$obj/kbuild" "$dir/obj/kbuild"
-	rm -f "$dir/obj/k/fair_bridge.o" "$dir/obj/k/fair_bridge.o.d"
+	rm -f "$dir/obj/k/fair_bridge.o" "$dir/obj/k/fair_bridge.o.d" "$dir/obj/k/$unit.o"
 	if ! make -s --no-print-directory -f "$top/sched_fair/build.mk" KSRC="$ksrc" \
 	     OBJ="$dir/obj" PROFILE="$profile" FAIR_C_DIR="$dir/src" all >"$dir/build.log" 2>&1; then
 		printf '%-32s %-9s %s\n' "$name" invalid "does not compile: $dir/build.log"

@@ -175,6 +175,11 @@ grep -q '__sched_domains_alloc_llc_id' "$1/kernel/sched/topology.c" 2>/dev/null 
 # hres_active flag for one key in 7.x; queued became a field of its own.
 hrt=$1/include/linux/hrtimer.h
 has '^bool cpufreq_ready_for_eas\(' "$1/include/linux/cpufreq.h" && echo "#define FT_HAVE_CPUFREQ_READY_FOR_EAS	1"
+# autogroup.c locks a task's sighand through an out-of-line
+# lock_task_sighand() from 7.x (__lock_task_sighand() behind an inline before).
+has '^extern struct sighand_struct \*lock_task_sighand\(' "$1/include/linux/sched/signal.h" && echo "#define FT_HAVE_LOCK_TASK_SIGHAND_CALL	1"
+# 7.x bounds the energy model's usable states (min/max_perf_state).
+has 'int[[:space:]]+max_perf_state;' "$1/include/linux/energy_model.h" && echo "#define FT_HAVE_EM_PERF_LIMITS	1"
 # 7.x throttles at return to user (a task work per task) and states the
 # quota period's limit in us.
 has 'extern void init_cfs_throttle_work\(' "$sched_h" && echo "#define FT_HAVE_CFS_THROTTLE_WORK	1"

@@ -38,11 +38,26 @@ void ft_set_base_slice(ft_u64 ns);	/* as debugfs sched/base_slice_ns does */
  * capacity. The tree's topology.c builds the domains from it. Named ones
  * live in fixtures/topologies/ (ft_topology_find(), user side).
  */
+#define FT_MAX_PDS	8
+#define FT_MAX_PSTATES	16
+/*
+ * A performance domain of the machine's energy model (.topo "em" lines):
+ * CPUs that change frequency together, and their performance states,
+ * lowest first: the capacity each gives and the power one CPU draws there.
+ */
+struct ft_perf_domain {
+	ft_u64 cpus;		/* bit i: CPU i */
+	int nr_states;
+	unsigned long perf[FT_MAX_PSTATES];	/* capacity units; the last = the CPUs' capacity */
+	unsigned long power_mw[FT_MAX_PSTATES];
+};
 struct ft_topology {
 	const char *name;
 	int nr_cpus;
 	int core[FT_MAX_CPUS], cluster[FT_MAX_CPUS], llc[FT_MAX_CPUS], pkg[FT_MAX_CPUS];
 	unsigned long capacity[FT_MAX_CPUS];	/* 1..1024; 0 = 1024 */
+	int nr_pds;		/* 0: no energy model (EAS stays off) */
+	struct ft_perf_domain pd[FT_MAX_PDS];
 };
 /* ft_boot() gives CPUs without domains (each an island); this gives domains. */
 int ft_boot_topology(const struct ft_topology *topo);
@@ -77,6 +92,22 @@ struct ft_domain {
 int ft_cpu_domains(int cpu, struct ft_domain *out, int max);
 const char *ft_sd_flag_name(int bit);	/* "SHARE_LLC"; NULL past the last */
 unsigned long ft_cpu_capacity(int cpu);	/* rq->cpu_capacity */
+
+/*
+ * Energy-aware scheduling (driver/energy.c): a topology with an energy
+ * model boots with EAS on where the profile has CONFIG_ENERGY_MODEL and
+ * schedutil and topology.c finds its conditions met.
+ */
+bool ft_eas_enabled(void);		/* sched_energy_enabled() */
+int ft_rd_overutilized(int cpu);	/* 1/0: the root domain of @cpu; -errno */
+/* The root domain's perf domains, as topology.c attached them: how many. */
+int ft_rd_perf_domains(int cpu, ft_u64 *spans, int max);
+/* PELT's utilization signals as EAS reads them, raw (no decay applied). */
+struct ft_util {
+	unsigned long util_avg, util_est, runnable_avg;
+};
+int ft_cpu_util_raw(int cpu, struct ft_util *out);	/* the CPU's root cfs_rq */
+int ft_task_util_raw(int id, struct ft_util *out);	/* util_est without its flag */
 
 /*
  * Unreasonable idle (the LB_PROMOTE series' definition): an interval in
@@ -131,6 +162,7 @@ struct ft_task_attr {
 	ft_u64 sleep_ns;	/* sleep this long, then wake */
 	ft_u64 cpus;		/* affinity, bit n = CPU n; 0 = every CPU */
 	bool sched_idle;	/* policy SCHED_IDLE instead of SCHED_NORMAL */
+	int parent;		/* forked by this task: its session (autogroup); 0: init's */
 };
 #define FT_TASK_ATTR_DEFAULT { .cpu = -1 }
 
@@ -143,6 +175,14 @@ int ft_task_set_slice(int id, ft_u64 slice_ns);	/* sched_setattr runtime */
 int ft_task_yield(int id);		/* sched_yield() by a running task */
 int ft_task_migrate(int id, int cpu);	/* move to another CPU */
 int ft_task_set_group(int id, int group);
+
+/*
+ * Autogroup (CONFIG_SCHED_AUTOGROUP; the tree's autogroup.c): each session
+ * a task group of its own. -EOPNOTSUPP where the profile lacks it.
+ */
+int ft_task_setsid(int id);		/* setsid(): a new session and autogroup */
+int ft_autogroup_set_nice(int id, int nice);	/* echo nice > /proc/ID/autogroup */
+int ft_task_autogroup(int id);	/* group id of its session's autogroup (0: the default) */
 
 int ft_group_create(int parent);	/* id > 0, or -errno */
 int ft_group_set_shares(int group, unsigned long shares);
@@ -301,7 +341,8 @@ int ft_feature_set(const char *name, bool on);
 /*
  * NULL when the tree under test has @feature, else why not (for the skip
  * line): "vprot", "protect_update", "sleep_lag_decay", "wake_idle_zero_lag",
- * "nohz_idle" (the profile's idle CPUs stop their tick).
+ * "nohz_idle" (the profile's idle CPUs stop their tick), "energy_model" (EAS
+ * compiled: ENERGY_MODEL with schedutil), "autogroup" (SCHED_AUTOGROUP).
  */
 const char *ft_tree_lacks(const char *feature);
 /* se->vprot, curr's slice-protection limit; -EOPNOTSUPP without "vprot". */

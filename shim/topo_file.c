@@ -8,7 +8,13 @@
  *
  *	cpu N core cluster llc pkg capacity
  *
- * (equal ids share that level; levels must nest, as real ones do), plus
+ * (equal ids share that level; levels must nest, as real ones do), an
+ * optional energy model, one line per performance domain:
+ *
+ *	em CPULIST PERF:POWER_MW ...
+ *
+ * (its CPUs, "4-6" or "0,2"; its performance states lowest first, the
+ * capacity each gives and the power a CPU draws there, in mW), plus
  * "expect ..." lines (the domain dump tests/topology.c compares) and
  * comments. Every mistake is reported as one line naming the line and
  * what it should be.
@@ -40,6 +46,100 @@ static bool number(const char *s, long lo, long hi, long *out)
 	return !errno && end != s && !*end && *out >= lo && *out <= hi;
 }
 
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* "0-3", "7", "0,2,4-5": bits of CPUs below FT_MAX_CPUS, or 0 if malformed. */
+static ft_u64 cpulist(const char *s)
+{
+	ft_u64 bits = 0;
+
+	while (*s) {
+		char *end;
+		long lo = strtol(s, &end, 10), hi = lo;
+
+		if (end == s || lo < 0 || lo >= FT_MAX_CPUS)
+			return 0;
+		if (*end == '-') {
+			s = end + 1;
+			hi = strtol(s, &end, 10);
+			if (end == s || hi < lo || hi >= FT_MAX_CPUS)
+				return 0;
+		}
+		for (long c = lo; c <= hi; c++)
+			bits |= 1ULL << c;
+		if (*end && *end != ',')
+			return 0;
+		s = *end ? end + 1 : end;
+	}
+	return bits;
+}
+
+/* One performance domain: em CPULIST PERF:POWER_MW ... (lowest state first). */
+static int parse_em(char **f, int nf, struct ft_topology *t, char *err, size_t n, int line)
+{
+	struct ft_perf_domain *pd = &t->pd[t->nr_pds];
+
+	if (t->nr_pds == FT_MAX_PDS)
+		return fail(err, n, line, "more than %d perf domains", FT_MAX_PDS);
+	if (nf < 3 || !(pd->cpus = cpulist(f[1])))
+		return fail(err, n, line, "want: em CPULIST PERF:POWER_MW ... (CPUs as 0-3 or 0,2; "
+			    "at most %d states, lowest first)", FT_MAX_PSTATES);
+	if (nf - 2 > FT_MAX_PSTATES)
+		return fail(err, n, line, "more than %d performance states", FT_MAX_PSTATES);
+	for (int i = 2; i < nf; i++) {
+		char *end;
+		long perf = strtol(f[i], &end, 10), power;
+
+		if (end == f[i] || *end != ':' || perf < 1 || perf > 1024 ||
+		    !number(end + 1, 1, 1000000, &power))
+			return fail(err, n, line, "state '%s' is not PERF:POWER_MW (perf 1..1024, "
+				    "power 1..1000000 mW)", f[i]);
+		pd->perf[pd->nr_states] = perf;
+		pd->power_mw[pd->nr_states++] = power;
+	}
+	t->nr_pds++;
+	return 0;
+}
+
+/*
+ * The model must describe every CPU once, and each domain's CPUs alike;
+ * its states rise in performance and in energy per unit of work (power /
+ * perf), so that none is an inefficient one the kernel would flag, and
+ * the top one gives the CPUs' capacity, as the kernel derives it.
+ */
+static int check_em(const struct ft_topology *t, const int *line, char *err, size_t n)
+{
+	ft_u64 seen = 0, all = t->nr_cpus == 64 ? ~0ULL : (1ULL << t->nr_cpus) - 1;
+
+	for (int d = 0; d < t->nr_pds; d++) {
+		const struct ft_perf_domain *pd = &t->pd[d];
+		int first = __builtin_ctzll(pd->cpus);
+		unsigned long cap = t->capacity[first] ?: 1024;
+
+		if (pd->cpus & ~all)
+			return fail(err, n, line[d], "perf domain names a CPU the machine lacks");
+		if (pd->cpus & seen)
+			return fail(err, n, line[d], "a CPU is in two perf domains");
+		seen |= pd->cpus;
+		for (int c = 0; c < t->nr_cpus; c++)
+			if ((pd->cpus >> c & 1) && (t->capacity[c] ?: 1024) != cap)
+				return fail(err, n, line[d], "cpus %d and %d of one perf domain differ "
+					    "in capacity", first, c);
+		if (pd->perf[pd->nr_states - 1] != cap)
+			return fail(err, n, line[d], "top state gives %lu, the CPUs' capacity is %lu",
+				    pd->perf[pd->nr_states - 1], cap);
+		for (int i = 1; i < pd->nr_states; i++)
+			if (pd->perf[i] <= pd->perf[i - 1] ||
+			    pd->power_mw[i] * pd->perf[i - 1] <= pd->power_mw[i - 1] * pd->perf[i])
+				return fail(err, n, line[d], "state %d must give more than state %d at a "
+					    "higher power per unit of perf (no inefficient states)", i, i - 1);
+	}
+	if (t->nr_pds && seen != all)
+		return fail(err, n, line[t->nr_pds - 1], "the energy model leaves out some CPUs "
+			    "(every CPU needs one, or EAS cannot start)");
+	return 0;
+}
+
 /* The first pair of CPUs that share a level but not the one above it. */
 static int check_nesting(const struct ft_topology *t, const int *line, char *err, size_t n)
 {
@@ -59,7 +159,7 @@ static int check_nesting(const struct ft_topology *t, const int *line, char *err
 int ft_topology_parse(const char *text, const char *name, struct ft_topology *out,
 		      char **expect, char *err, unsigned long errlen)
 {
-	int line = 0, cpu_line[FT_MAX_CPUS];
+	int line = 0, cpu_line[FT_MAX_CPUS], em_line[FT_MAX_PDS];
 	size_t exp_len = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -69,7 +169,7 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 	for (const char *p = text, *start; *p; ) {
 		const char *end = strchr(p, '\n');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char buf[1024], *f[8], *save;
+		char buf[1024], *f[2 + FT_MAX_PSTATES + 1], *save;
 		int nf = 0;
 
 		line++;
@@ -79,7 +179,7 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 		buf[len] = '\0';
 		start = p;
 		p += len + !!end;
-		for (char *w = strtok_r(buf, " \t\r", &save); w && nf < 8;
+		for (char *w = strtok_r(buf, " \t\r", &save); w && nf < (int)ARRAY_LEN(f);
 		     w = strtok_r(NULL, " \t\r", &save))
 			f[nf++] = w;
 		if (!nf || f[0][0] == '#')
@@ -103,9 +203,16 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 			}
 			continue;
 		}
+		if (!strcmp(f[0], "em")) {
+			if (parse_em(f, nf, out, err, errlen, line))
+				return -1;
+			em_line[out->nr_pds - 1] = line;
+			continue;
+		}
 		if (strcmp(f[0], "cpu"))
 			return fail(err, errlen, line, "unknown line '%s': want 'cpu N core cluster "
-				    "llc pkg capacity', 'expect ...' or a # comment", f[0]);
+				    "llc pkg capacity', 'em CPULIST PERF:POWER_MW ...', 'expect ...' or a "
+				    "# comment", f[0]);
 		{
 			long v[6];
 			int cpu = out->nr_cpus;
@@ -133,7 +240,9 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 	}
 	if (!out->nr_cpus)
 		return fail(err, errlen, line, "no 'cpu N core cluster llc pkg capacity' lines");
-	return check_nesting(out, cpu_line, err, errlen);
+	if (check_nesting(out, cpu_line, err, errlen))
+		return -1;
+	return check_em(out, em_line, err, errlen);
 }
 
 int ft_topology_read(const char *path, struct ft_topology *out, char *err,

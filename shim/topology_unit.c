@@ -7,7 +7,8 @@
  * seams/capacity.c). The kernel never tears its domains down whole; a
  * fresh fake machine per test must, so the one wrapper below reaches the
  * file's statics the way the hotplug path does (detach every CPU onto the
- * default root domain) and drops what a symmetric rescan would drop.
+ * default root domain), drops what a symmetric rescan would drop, and
+ * stops EAS as a rebuild without perf domains would.
  */
 #include "ksched.h"
 #include "topology.c"	/* kernel/sched/topology.c of the tree under test */
@@ -31,5 +32,10 @@ void ft_topology_teardown(void)
 		list_del_rcu(&entry->link);
 		call_rcu(&entry->rcu, free_asym_cap_entry);
 	}
+#if defined(CONFIG_ENERGY_MODEL) && defined(CONFIG_CPU_FREQ_GOV_SCHEDUTIL)
+	/* The perf domains went with their root domains: EAS stops. */
+	if (sched_energy_enabled())
+		static_branch_disable_cpuslocked(&sched_energy_present);
+#endif
 	mutex_unlock(&sched_domains_mutex);
 }

@@ -290,4 +290,17 @@ unsigned long uclamp_eff_value(struct task_struct *p, enum uclamp_id clamp_id)
 {
 	return clamp_id == UCLAMP_MIN ? 0 : SCHED_CAPACITY_SCALE;
 }
+
+/*
+ * core.c's init_uclamp_rq(): a runqueue starts idle with the unclamped
+ * range, and with sched_uclamp_used off nothing ever changes it. fair.c
+ * reads it unconditionally (effective_cpu_util()'s max: left at 0, EAS's
+ * every frequency estimate would be 0).
+ */
+void ft_uclamp_init_rq(struct rq *rq)
+{
+	rq->uclamp[UCLAMP_MIN].value = 0;
+	rq->uclamp[UCLAMP_MAX].value = SCHED_CAPACITY_SCALE;
+	rq->uclamp_flags = UCLAMP_FLAG_IDLE;
+}
 #endif

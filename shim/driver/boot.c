@@ -8,6 +8,7 @@
  */
 #include <linux/cgroup.h>
 #include "driver.h"
+#include "autogroup.h"	/* kernel/sched/autogroup.h: autogroup_free() */
 
 DEFINE_PER_CPU_SHARED_ALIGNED(struct rq, runqueues);
 DEFINE_PER_CPU(struct rnd_state, sched_rnd_state);
@@ -153,6 +154,9 @@ static void init_rq(int cpu)
 	ft_nohz_init_rq(rq);
 	rq->online = 1;
 	rq->cpu_capacity = SCHED_CAPACITY_SCALE;
+#ifdef CONFIG_UCLAMP_TASK
+	ft_uclamp_init_rq(rq);
+#endif
 	rq->avg_idle = 2 * sysctl_sched_migration_cost;
 	rq->max_idle_balance_cost = sysctl_sched_migration_cost;
 	rq->next_balance = jiffies;
@@ -233,6 +237,7 @@ int ft_boot(int nr_cpus)
 	INIT_LIST_HEAD(&root_task_group.siblings);
 	ft_m.groups[FT_ROOT_GROUP] = &root_task_group;
 	ft_m.nr_group_ids = FT_ROOT_GROUP + 1;
+	ft_autogroup_boot();	/* sched_init(): autogroup_init(&init_task) */
 
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		ft_m.idle[cpu] = new_idle_task(cpu);
@@ -271,12 +276,18 @@ void ft_shutdown(void)
 		ft_topology_teardown();
 		ft_rcu_quiescent();
 	}
-	ft_for_each_task_id(id)
+#ifdef CONFIG_ENERGY_MODEL
+	ft_em_unregister();	/* after the perf domains that point into it */
+#endif
+	ft_for_each_task_id(id) {
+		ft_autogroup_release(ft_m.tasks[id].p, true);
 		ft_host_free(ft_m.tasks[id].p);
+	}
 	for (int g = 1; g < FT_MAX_GROUPS; g++) {
 		if (!ft_m.groups[g])
 			continue;
 		free_fair_sched_group(ft_m.groups[g]);
+		autogroup_free(ft_m.groups[g]);
 		ft_host_free(ft_m.groups[g]);
 	}
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {

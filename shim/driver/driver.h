@@ -220,6 +220,7 @@ void ft_task_work_run(int cpu);	/* task_work.c: on the way back to user space */
 void ft_hrtick_init(struct rq *rq);
 void ft_hrtick_schedule_enter(struct rq *rq);
 void ft_hrtick_schedule_exit(struct rq *rq);
+void ft_uclamp_init_rq(struct rq *rq);	/* bandwidth.c, CONFIG_UCLAMP_TASK */
 bool ft_stop_pending(int cpu);
 void ft_stopper_sleeps(struct rq *rq);
 bool ft_run_stoppers(void);
@@ -239,8 +240,17 @@ void ft_nohz_init_rq(struct rq *rq);
 void ft_nohz_idle_enter(int cpu);
 void ft_nohz_idle_exit(int cpu);
 
-/* topology.c, idle.c */
+/* autogroup.c, task.c; the hooks of shim/autogroup_unit.c */
+void ft_task_move_group(struct task_struct *p, struct task_group *tg);
+struct task_group *ft_task_group_of(struct task_struct *p, struct task_group *css_tg);
+void ft_autogroup_boot(void);
+int ft_autogroup_fork(struct task_struct *p, struct task_struct *parent);
+void ft_autogroup_exit(struct task_struct *p);
+void ft_autogroup_release(struct task_struct *p, bool machine_gone);
+
+/* topology.c, idle.c, energy.c */
 void ft_topology_teardown(void);	/* shim/topology_unit.c */
+int ft_energy_boot(const struct ft_topology *topo);
 void ft_idle_account(u64 until);
 
 /* clock.c */

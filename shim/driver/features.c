@@ -92,6 +92,20 @@ static const struct ft_feature_probe probes[] = {
 	  false,
 #endif
 	  "every CPU ticks in this profile (PROFILE=nohz and PROFILE=debian stop idle ticks)" },
+	{ "energy_model",
+#if defined(CONFIG_ENERGY_MODEL) && defined(CONFIG_CPU_FREQ_GOV_SCHEDUTIL)
+	  true,
+#else
+	  false,
+#endif
+	  "profile has no CONFIG_ENERGY_MODEL with schedutil: EAS is not compiled (PROFILE=debian has it)" },
+	{ "autogroup",
+#ifdef CONFIG_SCHED_AUTOGROUP
+	  true,
+#else
+	  false,
+#endif
+	  "profile has no CONFIG_SCHED_AUTOGROUP (PROFILE=debian has it)" },
 };
 
 const char *ft_tree_lacks(const char *feature)

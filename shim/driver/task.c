@@ -64,7 +64,8 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	attr = attr ?: &dflt;
 	cpu = attr->cpu < 0 ? 0 : attr->cpu;
 	tg = ft_group_of(attr->group);
-	if (!tg || cpu >= ft_m.nr_cpus || attr->nice < MIN_NICE || attr->nice > MAX_NICE)
+	if (!tg || cpu >= ft_m.nr_cpus || attr->nice < MIN_NICE || attr->nice > MAX_NICE ||
+	    (attr->parent && !ft_task_of(attr->parent)))
 		return -EINVAL;
 	if (attr->cpus && (ft_m.nr_cpus < 64 && attr->cpus >> ft_m.nr_cpus))
 		return -EINVAL;
@@ -84,7 +85,12 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	p->policy = attr->sched_idle ? SCHED_IDLE : SCHED_NORMAL;
 	p->static_prio = NICE_TO_PRIO(attr->nice);
 	p->prio = p->normal_prio = p->static_prio;
-	p->sched_task_group = tg;
+	/* copy_signal(): the parent's session (autogroup.c) */
+	if (ft_autogroup_fork(p, ft_task_of(attr->parent))) {
+		ft_host_free(p);
+		return -ENOMEM;
+	}
+	p->sched_task_group = ft_task_group_of(p, tg);
 	p->cgroups = cpu_rq(0)->idle->cgroups;
 	cpumask_copy(&p->cpus_mask, cpu_possible_mask);
 	if (attr->cpus)
@@ -310,6 +316,7 @@ void ft_task_dead(struct task_struct *p)
 #endif
 	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_m.tasks[id] = (struct ft_task){};
+	ft_autogroup_release(p, false);
 	ft_host_free(p);
 	ft_state_changed();
 }
@@ -321,10 +328,20 @@ int ft_task_exit(int id)
 	ft_op_begin1("exit", id);
 	if (!p)
 		return -ESRCH;
-	if (task_current(task_rq(p), p))
+	if (task_current(task_rq(p), p)) {
+		/*
+		 * do_exit() leaves its autogroup while running; the resched
+		 * that move may ask for is taken at its final schedule, the
+		 * next preemption point here (as a batch of wake-ups defers it).
+		 */
+		wake_batch = true;
+		ft_autogroup_exit(p);
+		wake_batch = false;
 		return block_running(id, TASK_DEAD);
+	}
 	if (READ_ONCE(p->__state) == TASK_RUNNING)
 		return -EBUSY;	/* runnable tasks exit by running first */
+	ft_autogroup_exit(p);
 	WRITE_ONCE(p->__state, TASK_DEAD);
 	ft_task_dead(p);
 	return 0;
@@ -401,17 +418,13 @@ int ft_task_set_slice(int id, u64 slice_ns)
 	return 0;
 }
 
-int ft_task_set_group(int id, int group)
+/* A group change as core.c's sched_change_group() brackets it. */
+void ft_task_move_group(struct task_struct *p, struct task_group *tg)
 {
-	struct task_struct *p = ft_task_of(id);
-	struct task_group *tg = ft_group_of(group);
 	struct change_ctx c;
 
-	ft_op_begin("set_group", id, group);
-	if (!p)
-		return -ESRCH;
-	if (!tg)
-		return -EINVAL;
+	if (p->sched_task_group == tg)
+		return;
 	change_begin(p, &c, DEQUEUE_MOVE);
 	p->sched_task_group = tg;
 	if (p->sched_class->task_change_group)
@@ -422,6 +435,20 @@ int ft_task_set_group(int id, int group)
 	if (c.running)
 		resched_curr(c.rq);
 	unlock_task(c.rq, p, &c.rf);
+}
+
+/* A cgroup move; a task of the root cgroup stays in its session's autogroup. */
+int ft_task_set_group(int id, int group)
+{
+	struct task_struct *p = ft_task_of(id);
+	struct task_group *tg = ft_group_of(group);
+
+	ft_op_begin("set_group", id, group);
+	if (!p)
+		return -ESRCH;
+	if (!tg)
+		return -EINVAL;
+	ft_task_move_group(p, ft_task_group_of(p, tg));
 	return 0;
 }
 

@@ -109,6 +109,10 @@ int ft_boot_topology(const struct ft_topology *topo)
 	ft_rcu_quiescent();
 	if (err)
 		return err;
+	/* cpufreq and the energy model come up after SMP init (energy.c) */
+	err = ft_energy_boot(topo);
+	if (err)
+		return err;
 
 	/*
 	 * A real machine's sched_clock has counted since power-on when tests

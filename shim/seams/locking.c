@@ -123,3 +123,46 @@ void mutex_unlock(struct mutex *lock)
 			      "mutex %p not held", lock);
 	atomic_long_set(&lock->owner, 0);
 }
+
+/*
+ * autogroup.c's per-group rwsem (nice changes write, /proc reads read):
+ * the count is -1 with a writer, else the number of readers; taking it
+ * against the other side can never be granted here, a self-deadlock.
+ */
+void __init_rwsem(struct rw_semaphore *sem, const char *name, struct lock_class_key *key)
+{
+	atomic_long_set(&sem->count, 0);
+	atomic_long_set(&sem->owner, 0);
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	if (atomic_long_read(&sem->count))
+		ft_fault_here("lock taken twice", __builtin_return_address(0),
+			      "rwsem %p already held", sem);
+	atomic_long_set(&sem->count, -1);
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	if (atomic_long_read(&sem->count) != -1)
+		ft_fault_here("lock released unheld", __builtin_return_address(0),
+			      "rwsem %p not held for writing", sem);
+	atomic_long_set(&sem->count, 0);
+}
+
+void down_read(struct rw_semaphore *sem)
+{
+	if (atomic_long_read(&sem->count) < 0)
+		ft_fault_here("lock taken twice", __builtin_return_address(0),
+			      "rwsem %p held for writing", sem);
+	atomic_long_inc(&sem->count);
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	if (atomic_long_read(&sem->count) <= 0)
+		ft_fault_here("lock released unheld", __builtin_return_address(0),
+			      "rwsem %p not held for reading", sem);
+	atomic_long_dec(&sem->count);
+}

@@ -11,6 +11,9 @@
 #include <linux/kthread.h>
 #include <linux/sysctl.h>
 #include <linux/cgroup.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/refcount.h>
 #include <linux/printk.h>
 #include <linux/prandom.h>
 #include <linux/ratelimit.h>
@@ -132,3 +135,30 @@ void __static_call_update(struct static_call_key *key, void *tramp, void *func)
 	SEAM_ABORT();
 }
 #endif
+
+/*
+ * What autogroup.c (the debian profile) reaches beyond the scheduler: the
+ * capability check of a nice change (every task here is privileged), the
+ * printk rate limit of its allocation-failure message, and a reference
+ * count gone wrong, which is the kernel's WARN and so a test failure.
+ */
+int cap_task_setnice(struct task_struct *p, int nice)
+{
+	return 0;
+}
+
+int __printk_ratelimit(const char *func)
+{
+	return 1;
+}
+
+void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
+{
+	ft_fault_here("WARN", __builtin_return_address(0), "refcount %p saturated (%d)", r, t);
+}
+
+/* /proc/PID/autogroup's read side: nothing here reads it. */
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	SEAM_ABORT();
+}

@@ -77,4 +77,8 @@ void ft_arch_set_masks(int cpu, const struct cpumask *smt,
 		       const struct cpumask *cls, const struct cpumask *llc);
 void ft_capacity_reset(void);	/* every CPU back to full capacity */
 
+/* The energy model and cpufreq policies of a topology (cpufreq.c). */
+int ft_em_register(const struct ft_topology *t);
+void ft_em_unregister(void);
+
 #endif /* FAIRTEST_SEAM_H */
