@@ -156,13 +156,11 @@ static u64 next_wake(void)
  * event changes one budget and the ticks come every few thousand events,
  * so the loop mostly skips the CPUs whose time has not come.
  */
-static u64 budget_next(void)
+static noinline u64 budget_next_find(void)
 {
 	u64 next = U64_MAX;
 	bool all = true;
 
-	if (ft_m.budget_next_known)
-		return max(ft_m.budget_next, ft_m.now);
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
 		next = min(next, budget_end_kept(cpu));
 		all &= ft_m.budget_known[cpu];
@@ -170,6 +168,13 @@ static u64 budget_next(void)
 	ft_m.budget_next = next;
 	ft_m.budget_next_known = all;
 	return next;
+}
+
+static inline u64 budget_next(void)
+{
+	if (ft_m.budget_next_known)
+		return max(ft_m.budget_next, ft_m.now);
+	return budget_next_find();
 }
 
 static u64 tick_next(void)
@@ -196,7 +201,9 @@ static u64 next_event(u64 end)
 static void run_events(void)
 {
 	/* none due: the loop below would change nothing */
-	for (int cpu = 0; budget_next() <= ft_m.now && cpu < ft_m.nr_cpus; cpu++) {
+	bool due = budget_next() <= ft_m.now;
+
+	for (int cpu = 0; due && cpu < ft_m.nr_cpus; cpu++) {
 		struct task_struct *p;
 		struct ft_task *t;
 
@@ -244,7 +251,8 @@ static void run_events(void)
 				ft_m.quiet = false;
 			}
 	}
-	for (int cpu = 0; tick_next() <= ft_m.now && cpu < ft_m.nr_cpus; cpu++) {
+	due = tick_next() <= ft_m.now;
+	for (int cpu = 0; due && cpu < ft_m.nr_cpus; cpu++) {
 		if (ft_m.tick_stopped[cpu] || ft_m.next_tick[cpu] > ft_m.now)
 			continue;
 		ft_m.tick_known = false;
