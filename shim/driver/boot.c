@@ -247,6 +247,7 @@ int ft_boot(int nr_cpus)
 		init_rq(cpu);
 		ft_m.next_tick[cpu] = TICK_NSEC;
 	}
+	ft_m.tick_known = false;
 	init_sched_fair_class();
 	/*
 	 * sched_cpu_starting() of each secondary CPU calls update_max_interval()

@@ -38,6 +38,7 @@ void ft_clock_set_ahead(u64 ahead)
 {
 	ft_m.clock_ahead = ahead;
 	memset(ft_m.budget_known, 0, sizeof(ft_m.budget_known));
+	ft_m.budget_next_known = false;
 }
 
 u64 ft_clock_read(int cpu)
@@ -60,9 +61,9 @@ void ft_clock_advance_to(u64 t)
 	if (t <= ft_m.now)
 		return;
 	ft_idle_account(t);
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
-		if (cpu_rq(cpu)->curr != cpu_rq(cpu)->idle)
-			ft_m.busy_ns[cpu] += t - ft_m.now;
+	/* the CPUs' own structs are far apart: the switch keeps a mask */
+	for (u64 busy = ft_m.busy_cpus; busy; busy &= busy - 1)
+		ft_m.busy_ns[__builtin_ctzll(busy)] += t - ft_m.now;
 	ft_m.now = t;
 	jiffies = INITIAL_JIFFIES + div_u64(t, TICK_NSEC);
 }

@@ -371,6 +371,10 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	if (prev != next) {
 		rq->nr_switches++;
 		RCU_INIT_POINTER(rq->curr, next);
+		if (next == rq->idle)
+			ft_m.busy_cpus &= ~BIT_ULL(cpu);
+		else
+			ft_m.busy_cpus |= BIT_ULL(cpu);
 		prev->on_cpu = 0;
 		next->on_cpu = 1;
 		ft_set_current(cpu, next);

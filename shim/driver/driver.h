@@ -54,6 +54,7 @@ struct ft_machine {
 	u64 clock_last[NR_CPUS];	/* last sched_clock_cpu() read */
 	u64 next_tick[NR_CPUS];
 	u64 busy_ns[NR_CPUS];
+	u64 busy_cpus;			/* curr is not the idle task (core.c's switch) */
 	void *cpu_area[NR_CPUS];
 	struct task_struct *idle[NR_CPUS];
 	struct task_struct *stopper[NR_CPUS];	/* the stop class's thread */
@@ -70,6 +71,10 @@ struct ft_machine {
 	/* loop.c's next event, kept until what it depends on changes */
 	u64 budget_at[NR_CPUS];		/* when curr's run budget ends */
 	bool budget_known[NR_CPUS];
+	u64 budget_next;		/* the earliest of budget_at[], all known */
+	bool budget_next_known;
+	u64 tick_next;			/* the earliest next_tick[] of a ticking CPU */
+	bool tick_known;		/* cleared where next_tick[] or tick_stopped[] is written */
 	u64 wake_next;			/* the earliest wake_at of all tasks */
 	bool wake_known;
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
@@ -164,6 +169,7 @@ static inline void ft_state_changed(void)
 static inline void ft_budget_changed(int cpu)
 {
 	ft_m.budget_known[cpu] = false;
+	ft_m.budget_next_known = false;
 }
 
 static inline void ft_task_budget_changed(struct ft_task *t)

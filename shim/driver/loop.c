@@ -151,15 +151,48 @@ static u64 next_wake(void)
 	return ft_m.wake_next;
 }
 
-static u64 next_event(u64 end)
+/*
+ * The earliest budget end and tick of all CPUs, kept like each CPU's: an
+ * event changes one budget and the ticks come every few thousand events,
+ * so the loop mostly skips the CPUs whose time has not come.
+ */
+static noinline u64 budget_next_find(void)
 {
-	u64 next = end;
+	u64 next = U64_MAX;
+	bool all = true;
 
 	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		if (!ft_m.tick_stopped[cpu])
-			next = min(next, ft_m.next_tick[cpu]);
 		next = min(next, budget_end_kept(cpu));
+		all &= ft_m.budget_known[cpu];
 	}
+	ft_m.budget_next = next;
+	ft_m.budget_next_known = all;
+	return next;
+}
+
+static inline u64 budget_next(void)
+{
+	if (ft_m.budget_next_known)
+		return max(ft_m.budget_next, ft_m.now);
+	return budget_next_find();
+}
+
+static u64 tick_next(void)
+{
+	if (!ft_m.tick_known) {
+		ft_m.tick_next = U64_MAX;
+		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+			if (!ft_m.tick_stopped[cpu])
+				ft_m.tick_next = min(ft_m.tick_next, ft_m.next_tick[cpu]);
+		ft_m.tick_known = true;
+	}
+	return ft_m.tick_next;
+}
+
+static u64 next_event(u64 end)
+{
+	u64 next = min3(end, tick_next(), budget_next());
+
 	next = min(next, ft_next_ipi());
 	next = min(next, ft_hrtimer_next());
 	return min(next, next_wake());
@@ -167,12 +200,16 @@ static u64 next_event(u64 end)
 
 static void run_events(void)
 {
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		struct task_struct *p = cpu_rq(cpu)->curr;
+	/* none due: the loop below would change nothing */
+	bool due = budget_next() <= ft_m.now;
+
+	for (int cpu = 0; due && cpu < ft_m.nr_cpus; cpu++) {
+		struct task_struct *p;
 		struct ft_task *t;
 
 		if (budget_end_kept(cpu) > ft_m.now)
 			continue;
+		p = cpu_rq(cpu)->curr;
 		t = &ft_m.tasks[p->pid];
 		if (t->driven) {
 			ft_behave(p->pid);
@@ -214,9 +251,11 @@ static void run_events(void)
 				ft_m.quiet = false;
 			}
 	}
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+	due = tick_next() <= ft_m.now;
+	for (int cpu = 0; due && cpu < ft_m.nr_cpus; cpu++) {
 		if (ft_m.tick_stopped[cpu] || ft_m.next_tick[cpu] > ft_m.now)
 			continue;
+		ft_m.tick_known = false;
 		if (ft_host_fail(FT_FP_TICK_DELAYED)) {
 			ft_m.next_tick[cpu] = ft_m.now + tick_delay(cpu);
 			continue;

@@ -23,6 +23,9 @@ static struct { call_single_data_t *csd; int cpu; u64 at; } ipis[FT_MAX_IPIS];
 static int nr_ipis;
 static u64 ipi_latency = NSEC_PER_USEC;
 static u64 idle_exit, wake_preempt, idle_exit_at[NR_CPUS];	/* ft_idle_exit_delay() */
+/* The earliest idle_exit_at[] set, kept: the loop asks at every event. */
+static u64 idle_exit_next;
+static bool idle_exit_known;
 static u64 ipis_delivered, resched_ipis;
 static bool resched_in_flight[NR_CPUS];
 
@@ -40,12 +43,14 @@ void ft_set_idle_exit(u64 ns)
 {
 	idle_exit = ns;
 	memset(idle_exit_at, 0, sizeof(idle_exit_at));
+	idle_exit_known = false;
 }
 
 void ft_set_wake_preempt(u64 ns)
 {
 	wake_preempt = ns;
 	memset(idle_exit_at, 0, sizeof(idle_exit_at));
+	idle_exit_known = false;
 }
 
 u64 ft_resched_ipis(void)
@@ -85,6 +90,24 @@ bool ft_send_reschedule(int cpu)
 	return true;
 }
 
+static void set_idle_exit_at(int cpu, u64 at)
+{
+	idle_exit_at[cpu] = at;
+	idle_exit_next = min(idle_exit_next, at);	/* known or not */
+}
+
+static u64 next_idle_exit(void)
+{
+	if (!idle_exit_known) {
+		idle_exit_next = U64_MAX;
+		for (int cpu = 0; (idle_exit || wake_preempt) && cpu < ft_m.nr_cpus; cpu++)
+			if (idle_exit_at[cpu])
+				idle_exit_next = min(idle_exit_next, idle_exit_at[cpu]);
+		idle_exit_known = true;
+	}
+	return idle_exit_next;
+}
+
 /*
  * resched_curr() of an idle CPU: with an idle-exit cost set (the
  * simulator's: on a real kernel, the idle loop's exit and the switch that
@@ -98,7 +121,7 @@ bool ft_idle_exit_delay(int cpu)
 	if (!idle_exit)
 		return false;
 	if (!idle_exit_at[cpu])
-		idle_exit_at[cpu] = ft_m.now + idle_exit;
+		set_idle_exit_at(cpu, ft_m.now + idle_exit);
 	return true;
 }
 
@@ -113,7 +136,7 @@ bool ft_wake_preempt_delay(int cpu)
 	if (!wake_preempt || !ft_m.op.name || strcmp(ft_m.op.name, "wake"))
 		return false;
 	if (!idle_exit_at[cpu])
-		idle_exit_at[cpu] = ft_m.now + wake_preempt;
+		set_idle_exit_at(cpu, ft_m.now + wake_preempt);
 	return true;
 }
 
@@ -129,10 +152,7 @@ u64 ft_next_ipi(void)
 
 	for (int i = 0; i < nr_ipis; i++)
 		next = min(next, ipis[i].at);
-	for (int cpu = 0; (idle_exit || wake_preempt) && cpu < ft_m.nr_cpus; cpu++)
-		if (idle_exit_at[cpu])
-			next = min(next, idle_exit_at[cpu]);
-	return next;
+	return min(next, next_idle_exit());
 }
 
 /*
@@ -142,10 +162,12 @@ u64 ft_next_ipi(void)
  */
 void ft_deliver_ipis(void)
 {
-	for (int cpu = 0; (idle_exit || wake_preempt) && cpu < ft_m.nr_cpus; cpu++) {
+	/* none due: nothing below changes, and what it sets is due later */
+	for (int cpu = 0; next_idle_exit() <= ft_m.now && cpu < ft_m.nr_cpus; cpu++) {
 		if (!idle_exit_at[cpu] || idle_exit_at[cpu] > ft_m.now)
 			continue;
 		idle_exit_at[cpu] = 0;
+		idle_exit_known = false;
 		ft_m.resched_unseen[cpu] = false;
 		ft_resched_pending();
 	}
@@ -187,6 +209,7 @@ void ft_nohz_reset(void)
 	resched_ipis = 0;
 	memset(resched_in_flight, 0, sizeof(resched_in_flight));
 	ipi_latency = NSEC_PER_USEC;
+	idle_exit_known = false;	/* nr_cpus may change */
 }
 
 #ifdef CONFIG_NO_HZ_COMMON
@@ -220,6 +243,7 @@ void ft_nohz_idle_enter(int cpu)
 		return;
 	nohz_balance_enter_idle(cpu);
 	ft_m.tick_stopped[cpu] = true;
+	ft_m.tick_known = false;
 }
 
 /* Leaving idle restarts the tick at the next period of the tick grid. */
@@ -229,6 +253,7 @@ void ft_nohz_idle_exit(int cpu)
 		return;
 	ft_m.tick_stopped[cpu] = false;
 	ft_m.next_tick[cpu] = (div64_u64(ft_m.now, TICK_NSEC) + 1) * TICK_NSEC;
+	ft_m.tick_known = false;
 }
 #else
 void ft_nohz_init_rq(struct rq *rq)

@@ -17,7 +17,10 @@
  * subtree, and that whole subtree is marked (a chain of erases between two
  * looks takes its successors from there too). A mark lasts until the
  * entity is inserted again; a node is excused while its subtree holds a
- * mark. On other trees the wrappers only pass the call on.
+ * mark. On other trees the wrappers only pass the call on, and so they do
+ * on every tree while the checker is off (fairsim --no-check). A look
+ * costs what the tree holds: small trees are scanned, not hashed, and a
+ * tree unchanged since the last look keeps its marks as they are.
  */
 #include "driver.h"
 
@@ -35,30 +38,43 @@ void __wrap___rb_erase_color(struct rb_node *parent, struct rb_root *root,
 #define RBW_NODES	512		/* a bigger tree is all excused until empty */
 #define RBW_TREES	256
 #define RBW_HASH	1024		/* power of two, > 2 x RBW_NODES */
+#define RBW_LINEAR	16		/* up to this many nodes: found by a scan */
 
 struct rbw_node {
 	struct rb_node *node;
 	short left, right;		/* snapshot indices, -1: none */
+	short slot;			/* where the hash holds it */
 	bool marked;
+	bool kept;			/* a look found it in the tree again */
 };
 
 struct ft_rbwatch {
 	struct rb_root *root;
 	bool overflow;
+	bool hashed;			/* n > RBW_LINEAR: the hash holds the snapshot */
 	int n;
 	struct rbw_node snap[RBW_NODES];
 	short hash[RBW_HASH];		/* node pointer -> snap index + 1 */
 };
 
 static struct ft_rbwatch rbw_trees[RBW_TREES];
+static struct rb_root *rbw_roots[RBW_TREES];	/* rbw_trees[]'s, close together */
 static int rbw_nr;
 static struct rbw_node rbw_next[RBW_NODES];
+static short rbw_was[RBW_NODES];	/* a look: each node's index in the last one */
 static void (*rbw_rotate_fn)(struct rb_node *old, struct rb_node *new);
 static struct ft_rbwatch *rbw_rotating;
+/*
+ * With the checker off nothing looks at min_slice, so the wrappers only
+ * pass the call on and the snapshots go stale: the next look excuses
+ * every tree until it is empty, as for one too big to follow.
+ */
+static bool rbw_blind, rbw_born_blind;
 
 void ft_rbwatch_reset(void)
 {
 	rbw_nr = 0;
+	rbw_blind = rbw_born_blind = false;
 }
 
 static unsigned int rbw_slot(struct rb_node *node)
@@ -66,33 +82,47 @@ static unsigned int rbw_slot(struct rb_node *node)
 	return (unsigned int)(((unsigned long)node >> 3) * 0x9e3779b1u) & (RBW_HASH - 1);
 }
 
-static int rbw_lookup(const short *hash, const struct rbw_node *snap, struct rb_node *node)
+static int rbw_find(const struct ft_rbwatch *w, struct rb_node *node)
 {
+	if (!w->hashed) {
+		for (int i = 0; i < w->n; i++)
+			if (w->snap[i].node == node)
+				return i;
+		return -1;
+	}
 	for (unsigned int s = rbw_slot(node);; s = (s + 1) & (RBW_HASH - 1)) {
-		int i = hash[s] - 1;
+		int i = w->hash[s] - 1;
 
 		if (i < 0)
 			return -1;
-		if (snap[i].node == node)
+		if (w->snap[i].node == node)
 			return i;
 	}
 }
 
-static int rbw_find(const struct ft_rbwatch *w, struct rb_node *node)
+/*
+ * The hash of a snapshot too big to scan, built and emptied slot by slot:
+ * a look costs what the tree holds, not the table's size.
+ */
+static void rbw_hash(struct ft_rbwatch *w)
 {
-	return rbw_lookup(w->hash, w->snap, node);
+	w->hashed = w->n > RBW_LINEAR;
+	for (int j = 0; w->hashed && j < w->n; j++) {
+		unsigned int s = rbw_slot(w->snap[j].node);
+
+		while (w->hash[s])
+			s = (s + 1) & (RBW_HASH - 1);
+		w->hash[s] = j + 1;
+		w->snap[j].slot = s;
+	}
 }
 
-static void rbw_hash(short *hash, const struct rbw_node *snap, int n)
+static void rbw_unhash(struct ft_rbwatch *w)
 {
-	memset(hash, 0, RBW_HASH * sizeof(*hash));
-	for (int j = 0; j < n; j++) {
-		unsigned int s = rbw_slot(snap[j].node);
-
-		while (hash[s])
-			s = (s + 1) & (RBW_HASH - 1);
-		hash[s] = j + 1;
-	}
+	for (int i = 0; w->hashed && i < w->n; i++)
+		w->hash[w->snap[i].slot] = 0;
+	w->hashed = false;
+	w->n = 0;
 }
 
 /* Preorder into rbw_next; -1 when the tree has more than RBW_NODES. */
@@ -111,7 +141,7 @@ static int rbw_collect(struct rb_node *node, int *n)
 	r = rbw_collect(node->rb_right, n);
 	if (*n < 0)
 		return -1;
-	rbw_next[i] = (struct rbw_node){ node, l, r, false };
+	rbw_next[i] = (struct rbw_node){ node, l, r, 0, false, false };
 	return i;
 }
 
@@ -126,19 +156,43 @@ static void rbw_mark_subtree(struct ft_rbwatch *w, int i)
 
 static struct ft_rbwatch *rbw_tree(struct rb_root *root)
 {
+	if (rbw_blind) {	/* changed unseen: lost track of every tree */
+		for (int t = 0; t < rbw_nr; t++) {
+			rbw_unhash(&rbw_trees[t]);
+			rbw_trees[t].overflow = true;
+		}
+		rbw_blind = false;
+		rbw_born_blind = true;
+	}
 	for (int t = 0; t < rbw_nr; t++)
-		if (rbw_trees[t].root == root)
+		if (rbw_roots[t] == root)
 			return &rbw_trees[t];
 	if (rbw_nr == RBW_TREES)
 		return NULL;	/* unwatched: the checker excuses it whole */
-	rbw_trees[rbw_nr] = (struct ft_rbwatch){ .root = root };
+	rbw_trees[rbw_nr] = (struct ft_rbwatch){ .root = root, .overflow = rbw_born_blind };
+	rbw_roots[rbw_nr] = root;
 	return &rbw_trees[rbw_nr++];
 }
 
-/* A look at the tree: infers the copies since the last one, takes a new snapshot. */
+/* The same nodes in the same places (preorder, children) as the last look. */
+static bool rbw_same(const struct ft_rbwatch *w, int n)
+{
+	if (n != w->n)
+		return false;
+	for (int j = 0; j < n; j++)
+		if (rbw_next[j].node != w->snap[j].node || rbw_next[j].left != w->snap[j].left ||
+		    rbw_next[j].right != w->snap[j].right)
+			return false;
+	return true;
+}
+
+/*
+ * A look at the tree: infers the copies since the last one, takes a new
+ * snapshot. Linear in the tree's size: each node of the new snapshot is
+ * found in the last one by the hash, which marks the ones kept.
+ */
 struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
 {
-	static short next_hash[RBW_HASH];
 	struct ft_rbwatch *w = rbw_tree(root);
 	int n = 0;
 
@@ -147,26 +201,33 @@ struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
 	rbw_collect(root->rb_node, &n);
 	if (n <= 0 || w->overflow) {
 		w->overflow = root->rb_node != NULL;	/* lost track: excused until empty */
-		w->n = 0;
-		memset(w->hash, 0, sizeof(w->hash));
+		rbw_unhash(w);
 		return w;
 	}
-	rbw_hash(next_hash, rbw_next, n);
+	if (rbw_same(w, n))
+		return w;	/* nothing moved: the marks hold as they are */
+	for (int i = 0; i < w->n; i++)
+		w->snap[i].kept = false;
+	for (int j = 0; j < n; j++) {
+		int i = rbw_find(w, rbw_next[j].node);
+
+		rbw_was[j] = i;
+		if (i >= 0)
+			w->snap[i].kept = true;
+	}
 	/* Gone since the last look with two children: a successor took its place. */
 	for (int i = 0; i < w->n; i++) {
 		const struct rbw_node *o = &w->snap[i];
 
-		if (o->left >= 0 && o->right >= 0 && rbw_lookup(next_hash, rbw_next, o->node) < 0)
+		if (o->left >= 0 && o->right >= 0 && !o->kept)
 			rbw_mark_subtree(w, o->right);
 	}
-	for (int j = 0; j < n; j++) {
-		int i = rbw_find(w, rbw_next[j].node);
-
-		rbw_next[j].marked = i >= 0 && w->snap[i].marked;
-	}
+	for (int j = 0; j < n; j++)
+		rbw_next[j].marked = rbw_was[j] >= 0 && w->snap[rbw_was[j]].marked;
+	rbw_unhash(w);
 	memcpy(w->snap, rbw_next, n * sizeof(rbw_next[0]));
-	memcpy(w->hash, next_hash, sizeof(next_hash));
 	w->n = n;
+	rbw_hash(w);
 	return w;
 }
 
@@ -193,9 +254,18 @@ static void rbw_rotate(struct rb_node *old, struct rb_node *new)
 static void rbw_rebalance(struct rb_node *node, struct rb_root *root, bool insert,
 			  void (*rotate)(struct rb_node *old, struct rb_node *new))
 {
-	struct ft_rbwatch *w = ft_rbwatch_sync(root);
+	struct ft_rbwatch *w;
 	int i;
 
+	if (ft_m.checks_off) {
+		rbw_blind = true;
+		if (insert)
+			__real___rb_insert_augmented(node, root, rotate);
+		else
+			__real___rb_erase_color(node, root, rotate);
+		return;
+	}
+	w = ft_rbwatch_sync(root);
 	if (insert && w && (i = rbw_find(w, node)) >= 0)
 		w->snap[i].marked = false;	/* inserted: min_slice is its own slice */
 	rbw_rotate_fn = rotate;
