@@ -15,9 +15,14 @@
  * invariant check), an entity gone since the last look that had two
  * children then may have been replaced by a successor from its right
  * subtree, and that whole subtree is marked (a chain of erases between two
- * looks takes its successors from there too). A mark lasts until the
- * entity is inserted again; a node is excused while its subtree holds a
- * mark. On other trees the wrappers only pass the call on.
+ * looks takes its successors from there too). An erase that needs no
+ * rebalancing makes no call, so an entity erased and inserted again
+ * before the next look (a dequeue/enqueue bracket around an attribute
+ * change) is found back in the tree: the insert's look counts the entity
+ * it inserts as gone, since only an entity not in the tree is inserted.
+ * A mark lasts until the entity is inserted again; a node is excused
+ * while its subtree holds a mark. On other trees the wrappers only pass
+ * the call on.
  */
 #include "driver.h"
 
@@ -135,8 +140,13 @@ static struct ft_rbwatch *rbw_tree(struct rb_root *root)
 	return &rbw_trees[rbw_nr++];
 }
 
-/* A look at the tree: infers the copies since the last one, takes a new snapshot. */
-struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
+/*
+ * A look at the tree: infers the copies since the last one, takes a new
+ * snapshot. @inserted: the entity an insert is about to rebalance, linked
+ * as a leaf already, hence seen in the tree, but erased since the last
+ * look if that look saw it.
+ */
+static struct ft_rbwatch *rbw_sync(struct rb_root *root, struct rb_node *inserted)
 {
 	static short next_hash[RBW_HASH];
 	struct ft_rbwatch *w = rbw_tree(root);
@@ -156,7 +166,8 @@ struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
 	for (int i = 0; i < w->n; i++) {
 		const struct rbw_node *o = &w->snap[i];
 
-		if (o->left >= 0 && o->right >= 0 && rbw_lookup(next_hash, rbw_next, o->node) < 0)
+		if (o->left >= 0 && o->right >= 0 &&
+		    (o->node == inserted || rbw_lookup(next_hash, rbw_next, o->node) < 0))
 			rbw_mark_subtree(w, o->right);
 	}
 	for (int j = 0; j < n; j++) {
@@ -168,6 +179,11 @@ struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
 	memcpy(w->hash, next_hash, sizeof(next_hash));
 	w->n = n;
 	return w;
+}
+
+struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
+{
+	return rbw_sync(root, NULL);
 }
 
 /* Whether @node's min_slice may be stale by itself (not counting its subtree). */
@@ -193,7 +209,7 @@ static void rbw_rotate(struct rb_node *old, struct rb_node *new)
 static void rbw_rebalance(struct rb_node *node, struct rb_root *root, bool insert,
 			  void (*rotate)(struct rb_node *old, struct rb_node *new))
 {
-	struct ft_rbwatch *w = ft_rbwatch_sync(root);
+	struct ft_rbwatch *w = rbw_sync(root, insert ? node : NULL);
 	int i;
 
 	if (insert && w && (i = rbw_find(w, node)) >= 0)
