@@ -182,11 +182,74 @@ static void min_slice_is_exact_in_a_tree_that_never_rotated(struct kunit *test)
 	KUNIT_EXPECT_GT(test, ft_min_slice_exact_checks(), exact);
 }
 
+/*
+ * An entity with two children dequeued and enqueued again by an attribute
+ * change, where the erase needs no rebalancing: the successor copied into
+ * its place keeps its own min_slice (on a tree with the min_slice_rotation
+ * finding) and the shim sees no gap in which the entity was gone. The
+ * operations of property sequence 79135 (shrunk), on 3 CPUs: task 6 (0.68
+ * ms slice, the smallest on CPU 1) reset to the base slice. Expect every
+ * invariant to hold: on a tree with the finding, the stale root excused
+ * (the copy is the finding's signature), elsewhere cfs_rq_min_slice() the
+ * smallest slice queued on CPU 1.
+ */
+static void min_slice_copy_on_requeue_is_the_finding(struct kunit *test)
+{
+	static const struct { int cpu, nice; ft_u64 slice; } forks[] = {
+		{ 1, 14, 69479128 }, { 1, 8, 0 }, { 1, -11, 61121988 }, { 1, -18, 0 },
+	}, later[] = {
+		{ 1, 9, 676552 }, { 1, -15, 0 }, { 2, 9, 0 }, { 0, 1, 0 }, { 1, 15, 0 },
+		{ 2, 11, 0 }, { 2, 12, 0 }, { 0, -19, 0 }, { 1, -18, 0 },
+	};
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	struct ft_entity ents[FT_MAX_ENTITIES];
+	ft_u64 want = ~0ULL;
+	int n;
+
+	KUNIT_ASSERT_EQ(test, ft_boot(3), 0);
+	for (int i = 0; i < 4; i++) {
+		attr.cpu = forks[i].cpu;
+		attr.nice = forks[i].nice;
+		attr.slice_ns = forks[i].slice;
+		KUNIT_ASSERT_EQ(test, ft_task_fork(&attr), i + 1);
+	}
+	KUNIT_ASSERT_EQ(test, ft_curr(1), 2);
+	KUNIT_ASSERT_EQ(test, ft_task_sleep(2), 0);
+	attr.cpu = 0;
+	attr.nice = -9;
+	attr.slice_ns = 0;
+	KUNIT_ASSERT_EQ(test, ft_task_fork(&attr), 5);
+	KUNIT_ASSERT_EQ(test, ft_task_set_slice(3, 56701518), 0);
+	KUNIT_ASSERT_EQ(test, ft_task_wake(2), 0);
+	for (int i = 0; i < 9; i++) {
+		attr.cpu = later[i].cpu;
+		attr.nice = later[i].nice;
+		attr.slice_ns = later[i].slice;
+		KUNIT_ASSERT_EQ(test, ft_task_fork(&attr), i + 6);
+	}
+	KUNIT_ASSERT_EQ(test, ft_task_set_slice(2, 0), 0);
+	attr.cpu = 0;
+	attr.nice = -2;
+	KUNIT_ASSERT_EQ(test, ft_task_fork(&attr), 15);
+	KUNIT_ASSERT_EQ(test, ft_task_set_slice(6, 0), 0);
+	n = ft_test_entities(test, 1, FT_ROOT_GROUP, ents);
+	KUNIT_ASSERT_GT(test, n, 2);
+	for (int i = 0; i < n; i++)
+		want = ents[i].slice < want ? ents[i].slice : want;
+	if (ft_cfs_min_slice(1, FT_ROOT_GROUP) != want)
+		KUNIT_EXPECT_TRUE_MSG(test, ft_cfs_min_slice_excused(1, FT_ROOT_GROUP),
+				      "cfs_rq_min_slice() %llu, smallest queued %llu, nothing excused",
+				      ft_cfs_min_slice(1, FT_ROOT_GROUP), want);
+	else
+		KUNIT_EXPECT_EQ(test, ft_cfs_min_slice(1, FT_ROOT_GROUP), want);
+}
+
 static struct kunit_case pick_cases[] = {
 	KUNIT_CASE(pick_is_earliest_eligible_deadline),
 	KUNIT_CASE(protected_curr_is_picked_over_earlier_deadline),
 	KUNIT_CASE(min_vruntime_augment_and_left_biased_v),
 	KUNIT_CASE(min_slice_is_exact_in_a_tree_that_never_rotated),
+	KUNIT_CASE(min_slice_copy_on_requeue_is_the_finding),
 	{}
 };
 

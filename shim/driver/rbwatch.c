@@ -15,12 +15,18 @@
  * invariant check), an entity gone since the last look that had two
  * children then may have been replaced by a successor from its right
  * subtree, and that whole subtree is marked (a chain of erases between two
- * looks takes its successors from there too). A mark lasts until the
- * entity is inserted again; a node is excused while its subtree holds a
- * mark. On other trees the wrappers only pass the call on, and so they do
- * on every tree while the checker is off (fairsim --no-check). A look
- * costs what the tree holds: small trees are scanned, not hashed, and a
- * tree unchanged since the last look keeps its marks as they are.
+ * looks takes its successors from there too). An erase that needs no
+ * rebalancing makes no call, so an entity erased and inserted again
+ * before the next look (a dequeue/enqueue bracket around an attribute
+ * change) is found back in the tree: the insert's look counts the entity
+ * it inserts as gone, since only an entity not in the tree is inserted.
+ * A mark lasts until the entity is inserted again; a node is excused
+ * while its subtree holds a mark. On other trees the wrappers only pass
+ * the call on, and so they do on every tree while the checker is off
+ * (fairsim --no-check). A look costs what the tree holds: small trees are
+ * scanned, not hashed, and a tree unchanged since the last look keeps its
+ * marks as they are (an inserted entity is a leaf, so it cannot have had
+ * two children at an unchanged place).
  */
 #include "driver.h"
 
@@ -190,8 +196,11 @@ static bool rbw_same(const struct ft_rbwatch *w, int n)
  * A look at the tree: infers the copies since the last one, takes a new
  * snapshot. Linear in the tree's size: each node of the new snapshot is
  * found in the last one by the hash, which marks the ones kept.
+ * @inserted: the entity an insert is about to rebalance, linked as a leaf
+ * already, hence seen in the tree, but erased since the last look if that
+ * look saw it.
  */
-struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
+static struct ft_rbwatch *rbw_sync(struct rb_root *root, struct rb_node *inserted)
 {
 	struct ft_rbwatch *w = rbw_tree(root);
 	int n = 0;
@@ -219,7 +228,7 @@ struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
 	for (int i = 0; i < w->n; i++) {
 		const struct rbw_node *o = &w->snap[i];
 
-		if (o->left >= 0 && o->right >= 0 && !o->kept)
+		if (o->left >= 0 && o->right >= 0 && (!o->kept || o->node == inserted))
 			rbw_mark_subtree(w, o->right);
 	}
 	for (int j = 0; j < n; j++)
@@ -229,6 +238,11 @@ struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
 	w->n = n;
 	rbw_hash(w);
 	return w;
+}
+
+struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
+{
+	return rbw_sync(root, NULL);
 }
 
 /* Whether @node's min_slice may be stale by itself (not counting its subtree). */
@@ -265,7 +279,7 @@ static void rbw_rebalance(struct rb_node *node, struct rb_root *root, bool inser
 			__real___rb_erase_color(node, root, rotate);
 		return;
 	}
-	w = ft_rbwatch_sync(root);
+	w = rbw_sync(root, insert ? node : NULL);
 	if (insert && w && (i = rbw_find(w, node)) >= 0)
 		w->snap[i].marked = false;	/* inserted: min_slice is its own slice */
 	rbw_rotate_fn = rotate;
