@@ -146,6 +146,7 @@ int ft_task_set_group(int id, int group);
 
 int ft_group_create(int parent);	/* id > 0, or -errno */
 int ft_group_set_shares(int group, unsigned long shares);
+int ft_group_set_idle(int group, bool idle);	/* cpu.idle: 0, or -errno */
 int ft_group_destroy(int group);
 /*
  * cpu.max: a quota of runtime per period (ns; FT_QUOTA_INF: no limit) and
