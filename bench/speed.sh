@@ -16,7 +16,7 @@
 # Trees are never written: each run works on a hard-linked copy whose
 # fair.c alone is a private file.
 #
-# usage: bench/speed.sh [--markdown] [KVER...]   (env: RUNS=5, KUNIT=1, PROFILE=base; ~2 GB in /tmp)
+# usage: bench/speed.sh [--markdown] [KVER...]   (env: RUNS=5, KUNIT=1, PROFILE=debian; ~2 GB in /tmp)
 #        --markdown: the tables in markdown, with a line naming the machine
 #        and the date, as docs/speed.md shows them
 # PROFILE (make's knob) is passed on to every make check: the floor is
@@ -63,7 +63,7 @@ tarball() {
 }
 
 if [ "$md" = 1 ]; then
-	echo "Measured by \`bench/speed.sh --markdown $*\` (RUNS=$runs KUNIT=$kunit PROFILE=${PROFILE:-base}) on $(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), $(date -u +%Y-%m-%d)."
+	echo "Measured by \`bench/speed.sh --markdown $*\` (RUNS=$runs KUNIT=$kunit PROFILE=${PROFILE:-debian}) on $(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), $(date -u +%Y-%m-%d)."
 	echo
 	row tree step fairtest "kernel's" ratio
 	row --- --- --- --- ---
