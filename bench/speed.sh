@@ -128,7 +128,9 @@ cur=current_task
 nm "$obj/fairtest" | grep -q ' pcpu_hot$' && cur=pcpu_hot
 cc -O2 -I"$top/shim" -c "$top/bench/sim_rate.c" -o "$work/sim_rate.o"
 # shellcheck disable=SC2046 # one object per word
+# The rbtree's rebalancing goes through shim/driver/rbwatch.c, as build.mk links it.
 cc -no-pie -Wl,-T,"$top/shim/percpu.lds" -Wl,--defsym=const_$cur=$cur \
+	-Wl,--wrap=__rb_insert_augmented,--wrap=__rb_erase_color \
 	"$work/sim_rate.o" $(find "$obj/k" -name "*.o") "$obj"/u/shim/*.o "$obj"/u/gen/seam_stubs.o \
 	"$obj"/u/gen/topologies.o -lfiu \
 	-o "$work/sim_rate"
