@@ -10,7 +10,7 @@
 #                                          profile, then PROFILE=nohz and PROFILE=base)
 #        docs/figures.sh mutate [KVER]     make mutate's table (about 2 min a tree)
 #        docs/figures.sh seeds             the short-slice series' experiments: make sim-ab
-#                                          base vs the series applied (6.12, 5 seeds; ~5 min)
+#                                          base vs the series applied (6.12, PROFILE=base, 5 seeds; ~5 min)
 #        docs/figures.sh hz                unreasonable idle at HZ=250 vs HZ=1000 (make sim-ab
 #                                          PROFILE=base PROFILE_B=hz1000, 5 seeds)
 #        docs/figures.sh shapes            hackbench's groups and schbench.json on 8 CPUs
@@ -90,9 +90,9 @@ seeds)
 	done
 	keep='for (cyclictest|rtapp)$'	# the waker and the rt-app tasks, not hackbench's 40
 	for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
-		echo "Printed by \`make sim-ab WORKLOAD=fixtures/workloads/$w.json KSRC_B=<6.12 + fixtures/patches/short-slice> SEEDS=5 MARKDOWN=1\` (\`docs/figures.sh seeds\`):"
+		echo "Printed by \`make sim-ab WORKLOAD=fixtures/workloads/$w.json KSRC_B=<6.12 + fixtures/patches/short-slice> PROFILE=base SEEDS=5 MARKDOWN=1\` (\`docs/figures.sh seeds\`):"
 		echo
-		ab WORKLOAD="fixtures/workloads/$w.json" KSRC_B="$copy"
+		ab WORKLOAD="fixtures/workloads/$w.json" KSRC_B="$copy" PROFILE=base
 		echo
 	done
 	;;
