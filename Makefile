@@ -5,7 +5,7 @@
 
 KSRC	?=
 KVER	?= 6.12
-PROFILE	?= base
+PROFILE	?= debian
 O	?= build
 FILTER	?=
 SEED	?= 1
@@ -257,9 +257,10 @@ help:
 	@echo '              of your own): sched_fair/tree.sh --complete <tree>'
 	@echo '  PROFILE=x   config profile from sched_fair/configs ($(PROFILE)); one of:'
 	@echo '              $(notdir $(basename $(wildcard $(SF)/configs/*.config)))'
-	@echo '              (nohz: idle CPUs stop their tick; fair_nohz runs there; hz1000: a 1 ms tick;'
-	@echo '              debian: the scheduler options of Debian'"'"'s own config of the tree, see'
-	@echo '              docs/profiles.md)'
+	@echo '              (debian: the scheduler options of Debian'"'"'s own config of the tree;'
+	@echo '              base: the smallest config that builds fair.c, for a tree Debian has no'
+	@echo '              image of; nohz: base, idle CPUs stop their tick; hz1000: base, a 1 ms'
+	@echo '              tick; see docs/profiles.md)'
 	@echo '  O=dir       build dir; one subdir per tree and profile ($(O))'
 	@echo '  FILTER=g    run only suite.case names matching the glob(s)'
 	@echo '  SEED=n      seed for randomised tests ($(SEED))'
@@ -304,7 +305,7 @@ help:
 	@echo '  KSRC_B=t    make sim-ab: the patched tree (built like KSRC, in its own dir)'
 	@echo '  FEATURES_B=l  make sim-ab: the patched side'"'"'s features (FEATURES is the base'"'"'s)'
 	@echo '  PROFILE_B=p make sim-ab: the patched side built with another profile, e.g.'
-	@echo '              PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'
+	@echo '              PROFILE=base PROFILE_B=hz1000 (HZ=1000 against the base profile'"'"'s 250)'
 	@echo '  MARKDOWN=1  make sim-ab: the tables in markdown, headed by the machine and date'
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'

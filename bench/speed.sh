@@ -16,7 +16,7 @@
 # Trees are never written: each run works on a hard-linked copy whose
 # fair.c alone is a private file.
 #
-# usage: bench/speed.sh [--markdown] [KVER...]   (env: RUNS=5, KUNIT=1, PROFILE=base; ~2 GB in /tmp)
+# usage: bench/speed.sh [--markdown] [KVER...]   (env: RUNS=5, KUNIT=1, PROFILE=debian; ~2 GB in /tmp)
 #        --markdown: the tables in markdown, with a line naming the machine
 #        and the date, as docs/speed.md shows them
 # PROFILE (make's knob) is passed on to every make check: the floor is
@@ -63,7 +63,7 @@ tarball() {
 }
 
 if [ "$md" = 1 ]; then
-	echo "Measured by \`bench/speed.sh --markdown $*\` (RUNS=$runs KUNIT=$kunit PROFILE=${PROFILE:-base}) on $(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), $(date -u +%Y-%m-%d)."
+	echo "Measured by \`bench/speed.sh --markdown $*\` (RUNS=$runs KUNIT=$kunit PROFILE=${PROFILE:-debian}) on $(nproc) cores, $(. /etc/os-release && echo "$PRETTY_NAME"), $(date -u +%Y-%m-%d)."
 	echo
 	row tree step fairtest "kernel's" ratio
 	row --- --- --- --- ---
@@ -128,7 +128,9 @@ cur=current_task
 nm "$obj/fairtest" | grep -q ' pcpu_hot$' && cur=pcpu_hot
 cc -O2 -I"$top/shim" -c "$top/bench/sim_rate.c" -o "$work/sim_rate.o"
 # shellcheck disable=SC2046 # one object per word
+# The rbtree's rebalancing goes through shim/driver/rbwatch.c, as build.mk links it.
 cc -no-pie -Wl,-T,"$top/shim/percpu.lds" -Wl,--defsym=const_$cur=$cur \
+	-Wl,--wrap=__rb_insert_augmented,--wrap=__rb_erase_color \
 	"$work/sim_rate.o" $(find "$obj/k" -name "*.o") "$obj"/u/shim/*.o "$obj"/u/gen/seam_stubs.o \
 	"$obj"/u/gen/topologies.o -lfiu \
 	-o "$work/sim_rate"

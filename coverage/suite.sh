@@ -42,10 +42,7 @@ lcov --summary "$cobj/fair.info" 2>&1 | sed -n 's/^ *\(lines\|functions\)\.*: /\
 	sed 's/^/coverage: kernel\/sched\/fair.c /'
 # What the profile leaves out of fair.c: source lines in preprocessor
 # blocks its config turns off, and the options that turn off the most.
-python3 "$top/coverage/uncompiled.py" "$ksrc/kernel/sched/fair.c" "$obj/kbuild/include/generated/autoconf.h" |
-	awk -v p="$(basename "$profile" .config)" 'NR == 1 {
-		printf "coverage: kernel/sched/fair.c source lines compiled (%s profile): %d of %d; %d left out\n", p, $2, $1, $3
-		next
-	} NR <= 6 { printf "coverage:   left out under %s: %d lines\n", $1, $2 }'
+python3 "$top/coverage/uncompiled.py" "$ksrc/kernel/sched/fair.c" "$obj/kbuild/include/generated/autoconf.h" \
+	--summary "$(basename "$profile" .config)" coverage:
 echo "coverage: HTML in $cobj/coverage-html/index.html"
 exit $status

@@ -7,14 +7,16 @@
 # plain values, !, &&, ||, comparisons) are evaluated; a block whose
 # condition names anything else (an include guard, a macro of the file) is
 # counted as compiled. Prints "TOTAL COMPILED UNCOMPILED" for the file and
-# one line per top-level option whose blocks were left out.
+# one line per top-level option whose blocks were left out; with --summary,
+# the sentence make coverage and make gate print instead: the count and the
+# five options that leave out the most, each line after PREFIX.
 #
-# usage: uncompiled.py FILE AUTOCONF_H
+# usage: uncompiled.py FILE AUTOCONF_H [--summary PROFILE PREFIX]
 import re
 import sys
 
 
-def main(path, autoconf):
+def main(path, autoconf, *summary):
     conf = {}
     for line in open(autoconf):
         m = re.match(r'#define (CONFIG_\w+) (.*)', line)
@@ -87,9 +89,19 @@ def main(path, autoconf):
             outer = next((s[3] for s in stack if not s[0] and s[2]), '?')
             left[outer] = left.get(outer, 0) + 1
     total = len(lines) - (1 if lines and lines[-1] == '' else 0)
+    ranked = sorted(left.items(), key=lambda kv: -kv[1])
+    if summary:
+        profile, prefix = summary[0], summary[1]
+        print('%s kernel/sched/fair.c source lines compiled (%s profile): %d of %d; %d left out'
+              % (prefix, profile, total - uncompiled, total, uncompiled))
+        for opt, n in ranked[:5]:
+            print('%s   left out under %s: %d lines' % (prefix, opt, n))
+        return
     print(total, total - uncompiled, uncompiled)
-    for opt, n in sorted(left.items(), key=lambda kv: -kv[1]):
+    for opt, n in ranked:
         print('  %-36s %6d' % (opt, n))
 
 
-main(*sys.argv[1:])
+if len(sys.argv) not in (3, 6) or (len(sys.argv) == 6 and sys.argv[3] != '--summary'):
+    sys.exit('usage: uncompiled.py FILE AUTOCONF_H [--summary PROFILE PREFIX]')
+main(sys.argv[1], sys.argv[2], *sys.argv[4:])

@@ -6,13 +6,13 @@
 # Paste its output over the table it regenerates: only numbers change.
 #
 # usage: docs/figures.sh trees [KVER...]   per tree: pass/fail/skip of make check
-#                                          (default 6.12 7.2 7.3; PROFILE=nohz and
-#                                          PROFILE=debian too)
+#                                          (default 6.12 7.2 7.3; the default debian
+#                                          profile, then PROFILE=nohz and PROFILE=base)
 #        docs/figures.sh mutate [KVER]     make mutate's table (about 2 min a tree)
 #        docs/figures.sh seeds             the short-slice series' experiments: make sim-ab
-#                                          base vs the series applied (6.12, 5 seeds; ~5 min)
+#                                          base vs the series applied (6.12, PROFILE=base, 5 seeds; ~5 min)
 #        docs/figures.sh hz                unreasonable idle at HZ=250 vs HZ=1000 (make sim-ab
-#                                          PROFILE_B=hz1000, 5 seeds)
+#                                          PROFILE=base PROFILE_B=hz1000, 5 seeds)
 #        docs/figures.sh shapes            hackbench's groups and schbench.json on 8 CPUs
 #        docs/figures.sh speed [KVER...]   bench/speed.sh --markdown (minutes: run it once)
 set -eu
@@ -41,23 +41,23 @@ keep() {
 
 # The last KTAP line's counts and the header's tree, for make check on $1.
 counts() {
-	out=$(make -s -C "$top" check KVER="$1" ${2:+PROFILE=$2} 2>&1) || true
+	out=$(make -s -C "$top" check KVER="$1" PROFILE="$2" 2>&1) || true
 	tree=$(echo "$out" | sed -n 's/^# fairtest tree: \([^ ]*\) (Debian \([^)]*\)).*/\1 | \2/p')
 	tot=$(echo "$out" | sed -n 's/^fairtest: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 | \2 | \3/p')
 	[ -n "$tree" ] && [ -n "$tot" ] || { echo "figures: make check KVER=$1 printed no totals" >&2; echo "$out" | tail -n 3 >&2; exit 1; }
-	echo "| $tree | ${2:-base} | $tot |"
+	echo "| $tree | $2 | $tot |"
 }
 
 case $what in
 trees)
 	[ $# -gt 0 ] || set -- 6.12 7.2 7.3
-	echo "Printed by \`docs/figures.sh trees $*\` (\`make check KVER=x.y [PROFILE=nohz|debian]\`, seed 1) on $(machine)."
+	echo "Printed by \`docs/figures.sh trees $*\` (\`make check KVER=x.y PROFILE=debian|nohz|base\`, seed 1) on $(machine)."
 	echo
 	echo "| tree | Debian version | profile | pass | fail | skip |"
 	echo "| --- | --- | --- | --- | --- | --- |"
-	for v; do counts "$v"; done
-	for v; do counts "$v" nohz; done
-	for v; do counts "$v" debian; done
+	for p in debian nohz base; do
+		for v; do counts "$v" "$p"; done
+	done
 	;;
 mutate)
 	v=${1:-6.12}
@@ -90,38 +90,38 @@ seeds)
 	done
 	keep='for (cyclictest|rtapp)$'	# the waker and the rt-app tasks, not hackbench's 40
 	for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
-		echo "Printed by \`make sim-ab WORKLOAD=fixtures/workloads/$w.json KSRC_B=<6.12 + fixtures/patches/short-slice> SEEDS=5 MARKDOWN=1\` (\`docs/figures.sh seeds\`):"
+		echo "Printed by \`make sim-ab WORKLOAD=fixtures/workloads/$w.json KSRC_B=<6.12 + fixtures/patches/short-slice> PROFILE=base SEEDS=5 MARKDOWN=1\` (\`docs/figures.sh seeds\`):"
 		echo
-		ab WORKLOAD="fixtures/workloads/$w.json" KSRC_B="$copy"
+		ab WORKLOAD="fixtures/workloads/$w.json" KSRC_B="$copy" PROFILE=base
 		echo
 	done
 	;;
 hz)
 	for w in balance-idle-short balance-idle-long; do
-		echo "Printed by \`make sim-ab WORKLOAD=fixtures/workloads/$w.json PROFILE_B=hz1000 SEEDS=5 MARKDOWN=1\` (\`docs/figures.sh hz\`):"
+		echo "Printed by \`make sim-ab WORKLOAD=fixtures/workloads/$w.json PROFILE=base PROFILE_B=hz1000 SEEDS=5 MARKDOWN=1\` (\`docs/figures.sh hz\`):"
 		echo
-		ab WORKLOAD="fixtures/workloads/$w.json" PROFILE_B=hz1000
+		ab WORKLOAD="fixtures/workloads/$w.json" PROFILE=base PROFILE_B=hz1000
 		echo
 	done
 	;;
 shapes)
-	make -s -C "$top" build >/dev/null
-	sim=$(ls "$top"/build/linux-source-6.12-*/fairsim | head -n 1)
 	tmp=$(mktemp -d)
+	# make sim on the default profile's build: CPUS=8, TOPO=islands
+	sim() { make -s -C "$top" sim CPUS=8 "$@"; }
 	echo "Printed by \`docs/figures.sh shapes\` (\`sim/shapes/hackbench.py -g N -l 100\` run by \`fairsim --cpus 8\`, and with \`--islands\`) on $(machine), tree 6.12:"
 	echo
 	echo "| groups | simulated ms, 8 CPUs balanced | on islands | bound (N x 20 ms) |"
 	echo "| --- | --- | --- | --- |"
 	for g in 1 4 8 16; do
 		python3 "$top/sim/shapes/hackbench.py" -g "$g" -l 100 >"$tmp/hb.json"
-		one() { "$sim" --cpus 8 "$@" "$tmp/hb.json" | sed -n '1s/.*, \([0-9.]*\) s simulated.*/\1/p' | awk '{ print $1 * 1000 }'; }
-		echo "| $g | $(one) | $(one --islands) | $((g * 20)) |"
+		one() { sim WORKLOAD="$tmp/hb.json" "$@" | sed -n 's/.*, \([0-9.]*\) s simulated.*/\1/p' | head -n 1 | awk '{ print $1 * 1000 }'; }
+		echo "| $g | $(one) | $(one TOPO=islands) | $((g * 20)) |"
 	done
 	echo
-	echo "Printed by \`make sim WORKLOAD=fixtures/workloads/schbench.json\` (worker-0's blocks) on $(machine), tree 6.12:"
+	echo "Printed by \`make sim CPUS=8 WORKLOAD=fixtures/workloads/schbench.json\` (worker-0's blocks) on $(machine), tree 6.12:"
 	echo
 	echo '```'
-	"$sim" --cpus 8 "$top/fixtures/workloads/schbench.json" |
+	sim WORKLOAD="$top/fixtures/workloads/schbench.json" |
 		awk '/^# scheduling latency \(us\) for worker-0 / { w = 1 } /^# scheduling latency/ && !/worker-0 / { w = 0 }
 		     w && /^(Wakeup|Request|\t)/'
 	echo '```'

@@ -62,7 +62,7 @@ if grep -q '^#take ' "$profile"; then
 	kdir=$("$here/kimage.sh" "$ksrc" 2>"$obj/kimage.err") || {
 		why=$(tail -n 1 "$obj/kimage.err" | sed 's/^fairtest: //')
 		rm -f "$obj/kimage.err"
-		fail "profile $(basename "$profile" .config) takes options from Debian's config of $ksrc, which could not be had: ${why:-kimage.sh failed}"
+		fail "profile $(basename "$profile" .config) takes options from Debian's config of $ksrc, which could not be had: ${why:-kimage.sh failed}; PROFILE=base needs no kernel config"
 	}
 	cat "$obj/kimage.err" >&2	# its progress line, when it fetched
 	rm -f "$obj/kimage.err"

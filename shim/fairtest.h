@@ -186,6 +186,7 @@ int ft_task_autogroup(int id);	/* group id of its session's autogroup (0: the de
 
 int ft_group_create(int parent);	/* id > 0, or -errno */
 int ft_group_set_shares(int group, unsigned long shares);
+int ft_group_set_idle(int group, bool idle);	/* cpu.idle: 0, or -errno */
 int ft_group_destroy(int group);
 /*
  * cpu.max: a quota of runtime per period (ns; FT_QUOTA_INF: no limit) and

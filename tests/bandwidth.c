@@ -203,10 +203,88 @@ static void lifting_the_limit_unthrottles_everything(struct kunit *test)
 			2 * (2 * ft_base_slice() + 2 * ft_tick_nsec()));
 }
 
+#define BW_SLICE_NS	(5 * NSEC_PER_MSEC)	/* sysctl sched_cfs_bandwidth_slice_us */
+#define SLACK_NS	(5 * NSEC_PER_MSEC)	/* the slack timer's delay */
+
+/*
+ * The slack timer: three CPUs, a CPU-bound task of a group pinned to
+ * each. Between two ticks, cpu.max is written again, which refills the
+ * pool and leaves each queue no runtime of its own; the quota is what
+ * lets two queues take a 5 ms bandwidth slice plus the tick they owe at
+ * the next tick and leaves the third none: that one is throttled there
+ * and the pool is empty, some 100 ms before the period refills it. The
+ * two tasks still running then sleep, and each queue hands back what it
+ * holds beyond 1 ms; once the pool holds more than a slice, fair.c arms
+ * the slack timer, whose expiry hands the pool out to throttled queues.
+ * Expect one queue throttled, the pool holding more than a slice after
+ * the returns, the throttled queue unthrottled 5 ms (the slack delay)
+ * later, give or take a tick, with no period refill in between, and its
+ * task running again: the pool had more than its debt.
+ */
+static void returned_runtime_unthrottles_before_the_period_ends(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	struct ft_bandwidth_info bw;
+	ft_u64 tick = ft_tick_nsec(), returned_at, exec;
+	int ids[3], group, periods, victim = -1;
+
+	KUNIT_ASSERT_EQ(test, ft_boot(3), 0);
+	group = ft_group_create(FT_ROOT_GROUP);
+	KUNIT_ASSERT_GT(test, group, 0);
+	if (ft_group_set_bandwidth(group, PERIOD_NS, PERIOD_NS, 0) == -EOPNOTSUPP)
+		kunit_skip(test, "profile has no CFS bandwidth control (make check PROFILE=debian has it)");
+	attr.group = group;
+	for (int cpu = 0; cpu < 3; cpu++) {
+		attr.cpu = cpu;
+		attr.cpus = 1ULL << cpu;
+		ids[cpu] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[cpu], 0);
+	}
+	/* between two ticks: the next charges each queue a whole tick */
+	ft_run_for(tick + tick / 2);
+	KUNIT_ASSERT_EQ(test, ft_group_set_bandwidth(group, PERIOD_NS,
+						     2 * (BW_SLICE_NS + tick), 0), 0);
+	KUNIT_ASSERT_EQ(test, ft_group_bandwidth(group, &bw), 0);
+	periods = bw.nr_periods;
+	while (victim < 0 && ft_now() < PERIOD_NS / 2) {
+		ft_run_for(STEP_NS);
+		for (int cpu = 0; cpu < 3; cpu++)
+			if (ft_cfs_throttled(cpu, group) == 1)
+				victim = cpu;
+	}
+	KUNIT_ASSERT_GE_MSG(test, victim, 0, "no queue throttled by %llu us", ft_now() / 1000);
+	for (int cpu = 0; cpu < 3; cpu++) {
+		if (cpu == victim)
+			continue;
+		KUNIT_ASSERT_EQ(test, ft_cfs_throttled(cpu, group), 0);
+		KUNIT_ASSERT_EQ(test, ft_task_sleep(ids[cpu]), 0);
+	}
+	returned_at = ft_now();
+	KUNIT_ASSERT_EQ(test, ft_group_bandwidth(group, &bw), 0);
+	kunit_info(test, "cpu %d throttled at %llu us; the pool holds %llu us after the returns",
+		   victim, returned_at / 1000, bw.runtime / 1000);
+	KUNIT_ASSERT_GT(test, bw.runtime, BW_SLICE_NS);
+
+	while (ft_cfs_throttled(victim, group) == 1 && ft_now() < returned_at + PERIOD_NS)
+		ft_run_for(STEP_NS);
+	KUNIT_ASSERT_EQ(test, ft_group_bandwidth(group, &bw), 0);
+	kunit_info(test, "unthrottled %llu us after the returns, %d period refills",
+		   (ft_now() - returned_at) / 1000, bw.nr_periods - periods);
+	KUNIT_EXPECT_EQ(test, ft_cfs_throttled(victim, group), 0);
+	KUNIT_EXPECT_GE(test, ft_now() - returned_at, SLACK_NS);
+	KUNIT_EXPECT_LE(test, ft_now() - returned_at, SLACK_NS + tick + STEP_NS);
+	KUNIT_EXPECT_EQ(test, bw.nr_periods, periods);
+	exec = ft_test_info(test, ids[victim]).exec_ns;
+	ft_run_for(tick);
+	kunit_info(test, "then ran %llu us in a tick", (ft_test_info(test, ids[victim]).exec_ns - exec) / 1000);
+	KUNIT_EXPECT_GT(test, ft_test_info(test, ids[victim]).exec_ns, exec);
+}
+
 static struct kunit_case bandwidth_cases[] = {
 	KUNIT_CASE(group_runs_at_most_its_quota_per_period),
 	KUNIT_CASE(throttled_queue_is_never_picked),
 	KUNIT_CASE(lifting_the_limit_unthrottles_everything),
+	KUNIT_CASE(returned_runtime_unthrottles_before_the_period_ends),
 	{}
 };
 

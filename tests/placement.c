@@ -150,6 +150,36 @@ static void forks_fill_cores_before_smt_siblings(struct kunit *test)
 }
 
 /*
+ * smt-mc-8 (siblings n and n+4) with one thread of cores 0, 2 and 3 busy
+ * (hogs on CPUs 0, 2 and 3) and core 1 (CPUs 1 and 5) wholly idle; S,
+ * asleep, last ran on CPU 2. The hog on CPU 0 wakes S: prev and the
+ * waker's CPU are both busy, so select_idle_sibling() scans the LLC.
+ * Expect S on CPU 1 or 5, the idle core: with SMT, fair.c keeps
+ * has_idle_cores for the LLC and looks for a core whose every thread is
+ * idle before any idle thread (CPUs 4, 6 and 7 share a core with a hog:
+ * CPU 6 is prev's sibling, CPU 4 the first idle CPU after prev).
+ */
+static void wakeup_prefers_an_idle_core_to_a_busy_cores_sibling(struct kunit *test)
+{
+	int s, w, cpu;
+
+	ft_test_boot_topology(test, "smt-mc-8");
+	w = hog_on(test, 0);
+	hog_on(test, 2);
+	hog_on(test, 3);
+	s = sleeper_on(test, 2);
+	let_sleep_then_free(test, s, 2);
+	while (ft_curr(0) != w)
+		ft_run_for(ft_tick_nsec());
+	KUNIT_ASSERT_EQ(test, ft_task_wake_by(s, w, false), 0);
+	cpu = ft_test_info(test, s).cpu;
+	kunit_info(test, "woke on cpu %d", cpu);
+	KUNIT_EXPECT_TRUE_MSG(test, cpu == 1 || cpu == 5,
+			      "woke on cpu %d, not on the idle core (1, 5)", cpu);
+	KUNIT_EXPECT_EQ(test, ft_curr(cpu), s);
+}
+
+/*
  * Two CPUs: a hog W pinned to CPU 0; on CPU 1, A running a sixth into
  * its slice, and S, pinned there, asleep, with an eighth slice, so that
  * on waking it preempts A (PREEMPT_SHORT). W wakes S from CPU 0, away
@@ -280,6 +310,7 @@ static struct kunit_case placement_cases[] = {
 	KUNIT_CASE(sync_wakeup_follows_wake_affine),
 	KUNIT_CASE(wake_affine_idle_chooses_by_idle_state_and_sync),
 	KUNIT_CASE(forks_fill_cores_before_smt_siblings),
+	KUNIT_CASE(wakeup_prefers_an_idle_core_to_a_busy_cores_sibling),
 	KUNIT_CASE(remote_wakeup_preempts_one_ipi_later),
 	{}
 };

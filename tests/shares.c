@@ -78,6 +78,58 @@ static void group_shares_split_hierarchically(struct kunit *test)
 	expect_share(test, grouped[1], RUN_NS / 4);
 }
 
+/*
+ * A root task next to a group of two tasks made idle (cpu.idle = 1), on
+ * one CPU for 10 s; then the group made normal again for 11 s more.
+ * Expect, while idle, the group's entity to weigh WEIGHT_IDLEPRIO (3):
+ * the root task gets 1024/1027 of the CPU and each group task half of
+ * 3/1027, and a shares write to the idle group is refused; once normal,
+ * the group weighs NICE_0_LOAD again: 50% / 25% / 25% of 10 s, from 1 s
+ * after the write.
+ * Each within the bound above.
+ */
+static void idle_group_weighs_as_sched_idle(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	ft_u64 before[3];
+	int ids[3], group;
+
+	group = ft_group_create(FT_ROOT_GROUP);
+	KUNIT_ASSERT_GT(test, group, 0);
+	KUNIT_ASSERT_EQ(test, ft_group_set_idle(group, true), 0);
+	KUNIT_EXPECT_NE(test, ft_group_set_shares(group, 2048), 0);
+	ids[0] = ft_test_fork(test, 0, 0);
+	attr.group = group;
+	for (int i = 1; i < 3; i++) {
+		ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[i], 0);
+	}
+	ft_run_for(RUN_NS);
+	expect_share(test, ids[0], RUN_NS * 1024 / 1027);
+	expect_share(test, ids[1], RUN_NS * 3 / 1027 / 2);
+	expect_share(test, ids[2], RUN_NS * 3 / 1027 / 2);
+
+	KUNIT_ASSERT_EQ(test, ft_group_set_idle(group, false), 0);
+	/*
+	 * The shares are checked from 1 s on: 7.3.4 settles in the first
+	 * second (there the root task ran 665 ms of it), 6.12 at once.
+	 */
+	ft_run_for(NSEC_PER_SEC);
+	for (int i = 0; i < 3; i++)
+		before[i] = ft_test_info(test, ids[i]).exec_ns;
+	ft_run_for(RUN_NS);
+	for (int i = 0; i < 3; i++) {
+		ft_u64 got = ft_test_info(test, ids[i]).exec_ns - before[i];
+		ft_u64 want = i ? RUN_NS / 4 : RUN_NS / 2;
+
+		kunit_info(test, "normal again: task %d: %.2f%% of the CPU", ids[i],
+			   100.0 * got / RUN_NS);
+		KUNIT_EXPECT_LE_MSG(test, abs_diff(got, want), service_bound(),
+				    "task %d got %llu ns of 10 s, its weight entitles it to %llu ns",
+				    ids[i], got, want);
+	}
+}
+
 /* A always runnable, B 1 ms run / 1 ms sleep, nice 0, one CPU, 10 s. */
 static void run_sleeper_experiment(struct kunit *test, ft_u64 *a_ns, ft_u64 *b_ns)
 {
@@ -139,6 +191,7 @@ static struct kunit_case shares_cases[] = {
 	KUNIT_CASE(delay_dequeue_sleeper_gets_half),
 	KUNIT_CASE(nice_levels_share_cpu_by_weight),
 	KUNIT_CASE(group_shares_split_hierarchically),
+	KUNIT_CASE(idle_group_weighs_as_sched_idle),
 	{}
 };
 

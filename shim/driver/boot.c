@@ -196,6 +196,10 @@ int ft_boot(int nr_cpus)
 	ft_m.nr_cpus = nr_cpus;
 	sysctl_sched_features = ft_default_features();
 	jiffies = INITIAL_JIFFIES;
+#ifdef CONFIG_SCHED_SMT
+	/* No CPU has a sibling until a topology says so (topology.c). */
+	atomic_set(&sched_smt_present.key.enabled, 0);
+#endif
 
 	nr_cpu_ids = nr_cpus;
 	cpumask_clear(&__cpu_possible_mask);

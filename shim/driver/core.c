@@ -447,8 +447,10 @@ static void ft_put_prev_task_idle(struct rq *rq, struct task_struct *prev,
 {
 }
 
+/* As idle.c's: a CPU going idle may make its whole core idle. */
 static void ft_set_next_task_idle(struct rq *rq, struct task_struct *next, bool first)
 {
+	update_idle_core(rq);
 }
 
 static void ft_wakeup_preempt_idle(struct rq *rq, struct task_struct *p, int flags)

@@ -113,6 +113,17 @@ int ft_group_set_shares(int group, unsigned long shares)
 	return sched_group_set_shares(tg, scale_load(shares));
 }
 
+/* A cpu.idle write: the group's entities become SCHED_IDLE-like. */
+int ft_group_set_idle(int group, bool idle)
+{
+	struct task_group *tg = ft_group_of(group);
+
+	ft_op_begin("group_set_idle", group, idle);
+	if (!tg || tg == &root_task_group)
+		return -EINVAL;
+	return sched_group_set_idle(tg, idle);
+}
+
 int ft_group_destroy(int group)
 {
 	struct task_group *tg = ft_group_of(group);

@@ -57,6 +57,15 @@ static void set_arch_facts(const struct ft_topology *t)
 		}
 		ft_arch_set_masks(i, &smt, &cls, &llc);
 		ft_set_cpu_capacity(i, t->capacity[i]);
+#ifdef CONFIG_SCHED_SMT
+		/*
+		 * sched_cpu_activate() of a CPU with a sibling: fair.c then
+		 * looks for idle cores (select_idle_core()) and keeps each
+		 * LLC's has_idle_cores up to date.
+		 */
+		if (cpumask_weight(&smt) == 2)
+			static_branch_inc_cpuslocked(&sched_smt_present);
+#endif
 	}
 }
 
