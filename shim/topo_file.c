@@ -8,8 +8,13 @@
  *
  *	cpu N core cluster llc pkg capacity
  *
- * (equal ids share that level; levels must nest, as real ones do), plus
- * "expect ..." lines (the domain dump tests/topology.c compares) and
+ * (equal ids share that level; levels must nest, as real ones do),
+ * optionally NUMA nodes, one line each, in node order:
+ *
+ *	node N CPULIST DIST_TO_NODE_0 DIST_TO_NODE_1 ...
+ *
+ * (every CPU in one node, an LLC inside one node, distances symmetric,
+ * 10 to itself and more to any other), plus "expect ..." lines (the domain dump tests/topology.c compares) and
  * comments. Every mistake is reported as one line naming the line and
  * what it should be.
  */
@@ -56,10 +61,78 @@ static int check_nesting(const struct ft_topology *t, const int *line, char *err
 	return 0;
 }
 
+/* "0-3,8": a cpulist into @mask; false if malformed or past FT_MAX_CPUS. */
+static bool cpulist(const char *s, ft_u64 *mask)
+{
+	*mask = 0;
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a >= FT_MAX_CPUS)
+			return false;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= FT_MAX_CPUS)
+				return false;
+			s = end;
+		}
+		for (long c = a; c <= b; c++)
+			*mask |= 1ULL << c;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return false;
+	}
+	return *mask != 0;
+}
+
+/* The node lines against the CPUs: a node each, LLCs inside, SLIT rules. */
+static int check_nodes(struct ft_topology *t, const ft_u64 *cpus, int node_line,
+		       char *err, size_t n)
+{
+	ft_u64 seen = 0;
+
+	for (int i = 0; i < t->nr_nodes; i++) {
+		if (cpus[i] & seen)
+			return fail(err, n, node_line, "node %d: a CPU already in another node", i);
+		seen |= cpus[i];
+		for (int j = 0; j < t->nr_nodes; j++) {
+			int d = t->distance[i][j];
+
+			if (i == j ? d != 10 : d <= 10 || d > 254)
+				return fail(err, n, node_line, "node %d: distance %d to node %d: want "
+					    "10 to itself, 11..254 to others", i, d, j);
+			if (d != t->distance[j][i])
+				return fail(err, n, node_line, "distances of nodes %d and %d are not "
+					    "symmetric", i, j);
+		}
+		for (int c = 0; c < FT_MAX_CPUS; c++)
+			if (cpus[i] >> c & 1) {
+				if (c >= t->nr_cpus)
+					return fail(err, n, node_line, "node %d: cpu %d is not "
+						    "described", i, c);
+				t->node[c] = i;
+			}
+	}
+	for (int c = 0; c < t->nr_cpus; c++) {
+		if (!(seen >> c & 1))
+			return fail(err, n, node_line, "cpu %d is in no node", c);
+		for (int d = 0; d < c; d++)
+			if (t->llc[c] == t->llc[d] && t->node[c] != t->node[d])
+				return fail(err, n, node_line, "cpus %d and %d share an llc but "
+					    "not a node", d, c);
+	}
+	return 0;
+}
+
 int ft_topology_parse(const char *text, const char *name, struct ft_topology *out,
 		      char **expect, char *err, unsigned long errlen)
 {
-	int line = 0, cpu_line[FT_MAX_CPUS];
+	int line = 0, cpu_line[FT_MAX_CPUS], node_line = 0;
+	ft_u64 node_cpus[FT_MAX_NODES];
+	int node_len[FT_MAX_NODES];
 	size_t exp_len = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -69,7 +142,7 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 	for (const char *p = text, *start; *p; ) {
 		const char *end = strchr(p, '\n');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char buf[1024], *f[8], *save;
+		char buf[1024], *f[16], *save;
 		int nf = 0;
 
 		line++;
@@ -79,7 +152,7 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 		buf[len] = '\0';
 		start = p;
 		p += len + !!end;
-		for (char *w = strtok_r(buf, " \t\r", &save); w && nf < 8;
+		for (char *w = strtok_r(buf, " \t\r", &save); w && nf < 16;
 		     w = strtok_r(NULL, " \t\r", &save))
 			f[nf++] = w;
 		if (!nf || f[0][0] == '#')
@@ -103,9 +176,33 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 			}
 			continue;
 		}
+		if (!strcmp(f[0], "node")) {
+			int nd = out->nr_nodes;
+			long v;
+
+			if (nd == FT_MAX_NODES)
+				return fail(err, errlen, line, "more than %d nodes", FT_MAX_NODES);
+			if (nf < 4 || !number(f[1], nd, nd, &v) || !cpulist(f[2], &node_cpus[nd]))
+				return fail(err, errlen, line, "want: node %d CPULIST DISTANCE... "
+					    "(nodes in order from 0)", nd);
+			out->nr_nodes++;
+			if (nf - 3 > FT_MAX_NODES)
+				return fail(err, errlen, line, "node %d: more than %d distances",
+					    nd, FT_MAX_NODES);
+			for (int i = 3; i < nf; i++) {
+				if (!number(f[i], 0, 255, &v))
+					return fail(err, errlen, line, "node %d: distance '%s' is not "
+						    "0..255", nd, f[i]);
+				out->distance[nd][i - 3] = v;
+			}
+			node_len[nd] = nf - 3;	/* checked once the node count is known */
+			node_line = line;
+			continue;
+		}
 		if (strcmp(f[0], "cpu"))
 			return fail(err, errlen, line, "unknown line '%s': want 'cpu N core cluster "
-				    "llc pkg capacity', 'expect ...' or a # comment", f[0]);
+				    "llc pkg capacity', 'node N CPULIST DISTANCE...', 'expect ...' "
+				    "or a # comment", f[0]);
 		{
 			long v[6];
 			int cpu = out->nr_cpus;
@@ -133,6 +230,13 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 	}
 	if (!out->nr_cpus)
 		return fail(err, errlen, line, "no 'cpu N core cluster llc pkg capacity' lines");
+	for (int i = 0; i < out->nr_nodes; i++) {
+		if (node_len[i] != out->nr_nodes)
+			return fail(err, errlen, node_line, "node %d has %d distances for %d nodes",
+				    i, node_len[i], out->nr_nodes);
+	}
+	if (out->nr_nodes && check_nodes(out, node_cpus, node_line, err, errlen))
+		return -1;
 	return check_nesting(out, cpu_line, err, errlen);
 }
 

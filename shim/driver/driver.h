@@ -239,6 +239,14 @@ void ft_nohz_idle_exit(int cpu);
 
 /* topology.c, idle.c */
 void ft_topology_teardown(void);	/* shim/topology_unit.c */
+void ft_topology_numa(bool nodes);	/* shim/topology_unit.c */
+
+/* numa.c: NUMA balancing's core and page-fault side */
+void ft_numa_machine_boot(void);
+void ft_numa_task_fork(struct task_struct *p);
+void ft_numa_task_free(struct task_struct *p);
+void ft_numa_user_faults(int cpu);
+void ft_numa_counts_setnuma(void);
 void ft_idle_account(u64 until);
 
 /* clock.c */

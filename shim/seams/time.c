@@ -23,6 +23,11 @@ unsigned long __msecs_to_jiffies(const unsigned int m)
 	return DIV_ROUND_UP((unsigned long)m * HZ, MSEC_PER_SEC);
 }
 
+unsigned int jiffies_to_msecs(const unsigned long j)
+{
+	return (u64)j * MSEC_PER_SEC / HZ;
+}
+
 /* The raw clock of this CPU; fair.c reads it for statistics, not decisions. */
 u64 sched_clock(void)
 {

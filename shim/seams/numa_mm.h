@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fake address spaces of seams/numa_mm.c, shared with the driver's
+ * page-fault feed (driver/numa.c): per mm, its VMAs, each with its pages'
+ * node, how many of them change_prot_numa() marked for a hinting fault,
+ * and the cpupid of the last task that faulted there.
+ */
+#ifndef FAIRTEST_NUMA_MM_H
+#define FAIRTEST_NUMA_MM_H
+
+#define FT_NUMA_MAX_MMS		16
+#define FT_NUMA_MAX_VMAS	8
+
+struct mm_struct;
+struct signal_struct;
+struct vm_area_struct;
+
+struct ft_numa_vma {
+	struct vm_area_struct *vma;
+	int node;			/* where its pages are */
+	unsigned long armed;		/* pages marked for a hinting fault */
+	int last_cpupid;		/* of the last fault on it */
+};
+
+struct ft_numa_mm {
+	struct mm_struct *mm;
+	struct signal_struct *signal;	/* its threads' (nr_threads: the scan reads it) */
+	int nr_vmas;
+	struct ft_numa_vma vmas[FT_NUMA_MAX_VMAS];
+};
+
+/* What fair.c asked of mm and of the core, since boot. */
+struct ft_numa_counts {
+	unsigned long prot_calls, prot_pages;	/* change_prot_numa() */
+	unsigned long faults, fault_pages;	/* task_numa_fault() fed */
+	unsigned long moves, swaps;		/* migrate_task_to(), migrate_swap() done */
+	unsigned long setnuma;			/* sched_setnuma() */
+};
+extern struct ft_numa_counts ft_numa_counts;
+
+struct ft_numa_mm *ft_numa_mm_of(struct mm_struct *mm);
+struct ft_numa_mm *ft_numa_mm_get(int id);
+int ft_numa_mm_new(void);
+int ft_numa_vma_new(int id, unsigned long pages, int node);
+void ft_numa_mm_reset(void);
+
+#endif /* FAIRTEST_NUMA_MM_H */
