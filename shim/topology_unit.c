@@ -31,6 +31,9 @@ void ft_topology_teardown(void)
 		list_del_rcu(&entry->link);
 		call_rcu(&entry->rcu, free_asym_cap_entry);
 	}
+#ifdef CONFIG_NUMA
+	sched_reset_numa();	/* the NUMA levels and masks of a machine with nodes */
+#endif
 	mutex_unlock(&sched_domains_mutex);
 }
 
