@@ -164,6 +164,12 @@ void __put_task_struct(struct task_struct *t)
 	SEAM_ABORT();
 }
 
+/* 7.x drops it through RCU: the same bug, one step later. */
+void __put_task_struct_rcu_cb(struct rcu_head *rhp)
+{
+	SEAM_ABORT();
+}
+
 /* mm/slab_common: kfree_rcu(), freed once no reader can hold it. */
 struct ft_kvfree_rcu {
 	struct rcu_head rcu;
@@ -178,7 +184,11 @@ static void ft_kvfree_cb(struct rcu_head *head)
 	kfree(f);
 }
 
+#ifdef FT_KVFREE_RCU_HEAD
+void kvfree_call_rcu(struct kvfree_rcu_head *head, void *ptr)
+#else
 void kvfree_call_rcu(struct rcu_head *head, void *ptr)
+#endif
 {
 	struct ft_kvfree_rcu *f = kmalloc(sizeof(*f), GFP_KERNEL | __GFP_NOFAIL);
 

@@ -24,6 +24,7 @@
 #include <linux/sched/signal.h>
 #include "seam.h"
 #include "numa_mm.h"
+#include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 
 #ifdef CONFIG_NUMA_BALANCING
 static struct ft_numa_mm mms[FT_NUMA_MAX_MMS];
@@ -223,8 +224,14 @@ int folio_xchg_last_cpupid(struct folio *folio, int cpupid)
 {
 	int old = folio_last_cpupid(folio);
 
-	folio->flags &= ~((unsigned long)LAST_CPUPID_MASK << LAST_CPUPID_PGSHIFT);
-	folio->flags |= (unsigned long)(cpupid & LAST_CPUPID_MASK) << LAST_CPUPID_PGSHIFT;
+#ifdef FT_FOLIO_MEMDESC_FLAGS
+	unsigned long *flags = &folio->flags.f;
+#else
+	unsigned long *flags = &folio->flags;
+#endif
+
+	*flags &= ~((unsigned long)LAST_CPUPID_MASK << LAST_CPUPID_PGSHIFT);
+	*flags |= (unsigned long)(cpupid & LAST_CPUPID_MASK) << LAST_CPUPID_PGSHIFT;
 	return old;
 }
 #else
