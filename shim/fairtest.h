@@ -81,6 +81,11 @@ int ft_numa_mm_create(void);		/* an mm id (1..), or -errno */
 int ft_numa_vma_create(int mm, ft_u64 pages, int node);	/* its index in the mm */
 int ft_numa_task_set_mm(int id, int mm);	/* a second task of an mm is a thread */
 int ft_numa_task_access(int id, int vma, ft_u64 pages_per_tick);
+/* Off by default: pages stay put. On: a fault asks should_numa_migrate_memory()
+ * and, if it agrees, the VMA's pages move to the faulting CPU's node. */
+int ft_numa_vma_set_migrate(int mm, int vma, bool on);
+int ft_numa_vma_node(int mm, int vma);	/* where its pages are now */
+int ft_numa_mm_lock(int mm, bool held);	/* a writer holds its mmap lock */
 /* A hinting fault as the running task @id (-EBUSY if not running); @last_id
  * the task of the page's last fault (0: none, a first access). */
 int ft_numa_fault(int id, int node, int pages, int last_id, int flags);

@@ -327,11 +327,155 @@ static void moves_to_preferred_node_respect_numa_imbalance(struct kunit *test)
 	}
 }
 
+/*
+ * One task pinned to CPU 0 (node 0) for good, its memory (2000 pages) on
+ * node 1 in a VMA whose pages may migrate on fault, as under the default
+ * policy. The task cannot go to its memory, so its memory must come to
+ * it. Expect no page to move before the scan delay, and the pages on
+ * node 0 within the delay and two scan periods, the task still on node 0
+ * and preferring it.
+ */
+static void memory_follows_a_task_that_cannot_move(struct kunit *test)
+{
+	int id, mm, v;
+	ft_u64 start, bound;
+
+	numa_boot(test);
+	id = fork_on(test, 0, 1ULL << 0);
+	mm = ft_numa_mm_create();
+	KUNIT_ASSERT_GT(test, mm, 0);
+	KUNIT_ASSERT_EQ(test, ft_numa_task_set_mm(id, mm), 0);
+	v = ft_numa_vma_create(mm, 2000, 1);
+	KUNIT_ASSERT_GE(test, v, 0);
+	KUNIT_ASSERT_EQ(test, ft_numa_vma_set_migrate(mm, v, true), 0);
+	KUNIT_ASSERT_EQ(test, ft_numa_task_access(id, v, 2000), 0);
+	bound = settle_bound(test, id);
+
+	ft_run_for(numa_info(test, id).scan_delay_ms * NSEC_PER_MSEC / 2);
+	KUNIT_EXPECT_EQ(test, ft_numa_vma_node(mm, v), 1);
+	start = ft_now();
+	while (ft_numa_vma_node(mm, v) != 0 && ft_now() - start < bound)
+		ft_run_for(STEP_NS);
+	kunit_info(test, "pages on node %d after %llu ms", ft_numa_vma_node(mm, v),
+		   (ft_now() - start) / NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, ft_numa_vma_node(mm, v), 0);
+	ft_run_for(bound);
+	KUNIT_EXPECT_EQ(test, task_node(test, id), 0);
+	KUNIT_EXPECT_EQ(test, numa_info(test, id).preferred_nid, 0);
+}
+
+/*
+ * A task pinned to node 0 with its memory on node 1, while a writer holds
+ * its address space's mmap lock for the delay and two scan periods; then
+ * the lock goes. The scanner only ever tries the lock. Expect no
+ * protection change and no fault while it is held, and both, with node 1
+ * preferred, within the delay and two scan periods after it goes.
+ */
+static void scanner_leaves_a_locked_address_space_alone(struct kunit *test)
+{
+	const ft_u64 on1[2] = { 0, 2000 };
+	struct ft_numa_stats st;
+	int id, mm;
+	ft_u64 bound;
+
+	numa_boot(test);
+	id = fork_on(test, 0, 1ULL << 0);
+	mm = give_memory(test, id, on1);
+	bound = settle_bound(test, id);
+	KUNIT_ASSERT_EQ(test, ft_numa_mm_lock(mm, true), 0);
+	ft_run_for(bound);
+	ft_numa_stats(&st);
+	KUNIT_EXPECT_EQ(test, st.prot_calls, 0UL);
+	KUNIT_EXPECT_EQ(test, st.faults, 0UL);
+	KUNIT_ASSERT_EQ(test, ft_numa_mm_lock(mm, false), 0);
+	ft_run_for(bound);
+	ft_numa_stats(&st);
+	kunit_info(test, "after the lock went: %lu protection changes, %lu faults", st.prot_calls,
+		   st.faults);
+	KUNIT_EXPECT_GT(test, st.prot_calls, 0UL);
+	KUNIT_EXPECT_GT(test, st.faults, 0UL);
+	KUNIT_EXPECT_EQ(test, numa_info(test, id).preferred_nid, 1);
+}
+
+/*
+ * Where a numa group is placed when its memory is spread: not simply on
+ * the node with the most of it, but by the interconnect. On a backplane
+ * the side (the pair of nodes) holding the most of the group's memory
+ * wins, then the node within it; on a glueless mesh a node's own faults
+ * count with half of those of its neighbours (distance 20 of 30).
+ * Two threads of one process start on node 0, free to run anywhere, and
+ * touch three VMAs:
+ *  - four-node-backplane-8: 40% on node 0, 30% each on nodes 2 and 3;
+ *    the pair {2, 3} holds 60%, so the group prefers node 2 or 3;
+ *  - four-node-mesh-8 (ring 0-1-3-2-0): 34% on node 0, 33% each on nodes
+ *    1 and 3; node 1 scores 33 + (34 + 33) / 2, node 0 only 34 + 33 / 2,
+ *    node 3 33 + 33 / 2, so the group prefers node 1.
+ * Expect, within the delay and four scan periods, one group of both and
+ * a thread preferring and running on the node(s) named. (Only one: the
+ * imbalance rule keeps the other where it is, and a group task that
+ * cannot move takes the node it stays on as its preferred one.)
+ */
+static void group_placement_follows_the_interconnect(struct kunit *test)
+{
+	static const struct {
+		const char *topo;
+		int node[3];
+		ft_u64 pages[3];
+		unsigned int want;	/* bit n: node n is right */
+	} c[] = {
+		{ "four-node-backplane-8", { 0, 2, 3 }, { 40, 30, 30 }, 1U << 2 | 1U << 3 },
+		{ "four-node-mesh-8", { 0, 1, 3 }, { 34, 33, 33 }, 1U << 1 },
+	};
+
+	for (int t = 0; t < 2; t++) {
+		int ids[2], mm, right = 0;
+		struct ft_numa_info info[2];
+
+		ft_test_boot_topology(test, c[t].topo);
+		if (ft_numa_set_enabled(true) == -EOPNOTSUPP)
+			kunit_skip(test, "profile has no NUMA balancing (make check PROFILE=debian has it)");
+		mm = ft_numa_mm_create();
+		KUNIT_ASSERT_GT(test, mm, 0);
+		for (int i = 0; i < 2; i++) {
+			ids[i] = fork_on(test, i, 1ULL << i);
+			KUNIT_ASSERT_EQ(test, ft_numa_task_set_mm(ids[i], mm), 0);
+		}
+		for (int v = 0; v < 3; v++) {
+			KUNIT_ASSERT_EQ(test, ft_numa_vma_create(mm, 20 * c[t].pages[v], c[t].node[v]), v);
+			/* a few pages a tick each: the threads' faults interleave */
+			for (int i = 0; i < 2; i++)
+				KUNIT_ASSERT_EQ(test, ft_numa_task_access(ids[i], v, c[t].pages[v]), 0);
+		}
+		for (int i = 0; i < 2; i++)
+			KUNIT_ASSERT_EQ(test, ft_task_set_affinity(ids[i], 0xff), 0);
+		ft_run_for(2 * settle_bound(test, ids[0]));
+		for (int i = 0; i < 2; i++) {
+			const struct ft_topology *tp = ft_topology_find(c[t].topo);
+			int node = tp->node[ft_test_info(test, ids[i]).cpu];
+
+			info[i] = numa_info(test, ids[i]);
+			right += info[i].preferred_nid == node && (c[t].want >> node & 1);
+		}
+		kunit_info(test, "%s: groups %d/%d (%d tasks), preferred %d/%d; group faults "
+			   "%lu/%lu/%lu/%lu", c[t].topo, info[0].group, info[1].group,
+			   info[0].group_tasks, info[0].preferred_nid, info[1].preferred_nid,
+			   info[0].group_faults[0], info[0].group_faults[1],
+			   info[0].group_faults[2], info[0].group_faults[3]);
+		KUNIT_EXPECT_NE(test, info[0].group, 0);
+		KUNIT_EXPECT_EQ(test, info[0].group, info[1].group);
+		KUNIT_EXPECT_GE_MSG(test, right, 1, "%s: no thread prefers and runs on a right node",
+				    c[t].topo);
+	}
+}
+
 static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(task_prefers_and_moves_to_node_of_most_faults),
 	KUNIT_CASE(crossed_tasks_swap_nodes),
 	KUNIT_CASE(threads_sharing_memory_join_one_group),
 	KUNIT_CASE(moves_to_preferred_node_respect_numa_imbalance),
+	KUNIT_CASE(memory_follows_a_task_that_cannot_move),
+	KUNIT_CASE(scanner_leaves_a_locked_address_space_alone),
+	KUNIT_CASE(group_placement_follows_the_interconnect),
 	{}
 };
 

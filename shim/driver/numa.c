@@ -101,6 +101,25 @@ int ft_numa_mm_create(void)
 	return ft_numa_mm_new();
 }
 
+int ft_numa_vma_set_migrate(int mm, int vma, bool on)
+{
+	struct ft_numa_mm *m = ft_numa_mm_get(mm);
+
+	if (!m || vma < 0 || vma >= m->nr_vmas)
+		return -EINVAL;
+	m->vmas[vma].migrate = on;
+	return 0;
+}
+
+int ft_numa_vma_node(int mm, int vma)
+{
+	struct ft_numa_mm *m = ft_numa_mm_get(mm);
+
+	if (!m || vma < 0 || vma >= m->nr_vmas)
+		return -EINVAL;
+	return m->vmas[vma].node;
+}
+
 int ft_numa_vma_create(int mm, u64 pages, int node)
 {
 	return ft_numa_vma_new(mm, pages, node);
@@ -137,6 +156,18 @@ void ft_numa_user_faults(int cpu)
 		vma_set_access_pid_bit(fv->vma);
 		last = fv->last_cpupid;
 		fv->last_cpupid = cpu_pid_to_cpupid(cpu, p->pid) & LAST_CPUPID_MASK;
+		/*
+		 * mpol_misplaced() under the default (migrate-on-fault) policy:
+		 * a remote page asks fair.c whether it should come here; the
+		 * VMA's pages move together, and the fault reports the new node.
+		 */
+		if (fv->migrate && fv->node != cpu_to_node(cpu) &&
+		    should_numa_migrate_memory(p, fv->folio, fv->node, cpu)) {
+			fv->node = cpu_to_node(cpu);
+			fv->migrations++;
+			report(p, last, fv->node, n, TNF_MIGRATED);
+			continue;
+		}
 		report(p, last, fv->node, n, 0);
 	}
 }
@@ -321,6 +352,21 @@ int ft_numa_task_access(int id, int vma, u64 pages)
 }
 
 int ft_numa_mm_create(void)
+{
+	return -EOPNOTSUPP;
+}
+
+int ft_numa_vma_set_migrate(int mm, int vma, bool on)
+{
+	return -EOPNOTSUPP;
+}
+
+int ft_numa_vma_node(int mm, int vma)
+{
+	return -EOPNOTSUPP;
+}
+
+int ft_numa_mm_lock(int mm, bool held)
 {
 	return -EOPNOTSUPP;
 }

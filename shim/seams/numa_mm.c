@@ -83,12 +83,20 @@ int ft_numa_vma_new(int id, unsigned long pages, int node)
 	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
 	if (!vma)
 		return -ENOMEM;
+	m->vmas[m->nr_vmas].folio = kzalloc(sizeof(struct folio), GFP_KERNEL);
+	if (!m->vmas[m->nr_vmas].folio) {
+		kfree(vma);
+		return -ENOMEM;
+	}
+	/* page_cpupid_reset_last(): no fault yet */
+	folio_xchg_last_cpupid(m->vmas[m->nr_vmas].folio, -1);
 	vma->vm_mm = m->mm;
 	vma->vm_start = start;
 	vma->vm_end = start + pages * PAGE_SIZE;
 	vm_flags_init(vma, VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_ACCOUNT);
-	m->vmas[m->nr_vmas] = (struct ft_numa_vma){ .vma = vma, .node = node,
-						    .last_cpupid = -1 & LAST_CPUPID_MASK };
+	m->vmas[m->nr_vmas].vma = vma;
+	m->vmas[m->nr_vmas].node = node;
+	m->vmas[m->nr_vmas].last_cpupid = -1 & LAST_CPUPID_MASK;
 	return m->nr_vmas++;
 }
 
@@ -99,6 +107,7 @@ void ft_numa_mm_reset(void)
 		for (int v = 0; v < mms[i].nr_vmas; v++) {
 			kfree(mms[i].vmas[v].vma->numab_state);
 			kfree(mms[i].vmas[v].vma);
+			kfree(mms[i].vmas[v].folio);
 		}
 		kfree(mms[i].mm);
 		kfree(mms[i].signal);
@@ -137,6 +146,17 @@ void *mas_find(struct ma_state *mas, unsigned long max)
 none:
 	mas->status = ma_overflow;
 	return NULL;
+}
+
+/* A writer (mmap, munmap) holds @id's mmap lock, or lets it go. */
+int ft_numa_mm_lock(int id, bool held)
+{
+	struct ft_numa_mm *m = ft_numa_mm_get(id);
+
+	if (!m || atomic_long_read(&m->mm->mmap_lock.count) > 0)
+		return -EINVAL;
+	atomic_long_set(&m->mm->mmap_lock.count, held ? -1 : 0);
+	return 0;
 }
 
 /* ---- kernel/locking/rwsem: the mmap lock; a test may hold it for writing ---- */
@@ -192,13 +212,15 @@ bool node_is_toptier(int node)
 	return true;
 }
 
-/* Tiering's promotion rate limit and free-space checks: never reached. */
-struct pglist_data *node_data[MAX_NUMNODES];
-
+/* Only a folio on a slow tier keeps access times: none here. */
 bool folio_use_access_time(struct folio *folio)
 {
-	SEAM_ABORT();
+	return (sysctl_numa_balancing_mode & NUMA_BALANCING_MEMORY_TIERING) &&
+	       !node_is_toptier(folio_nid(folio));
 }
+
+/* Tiering's promotion rate limit and free-space checks: never reached. */
+struct pglist_data *node_data[MAX_NUMNODES];
 
 void mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item item, long delta)
 {

@@ -13,6 +13,7 @@
 
 struct mm_struct;
 struct signal_struct;
+struct folio;
 struct vm_area_struct;
 
 struct ft_numa_vma {
@@ -20,6 +21,9 @@ struct ft_numa_vma {
 	int node;			/* where its pages are */
 	unsigned long armed;		/* pages marked for a hinting fault */
 	int last_cpupid;		/* of the last fault on it */
+	bool migrate;			/* its pages follow the faults (migrate on fault) */
+	struct folio *folio;		/* stands for all its pages: one last cpupid */
+	unsigned long migrations;	/* times its pages moved */
 };
 
 struct ft_numa_mm {
