@@ -19,13 +19,22 @@ static int popcount(ft_u64 x)
 	return __builtin_popcountll(x);
 }
 
-/* SD_OVERLAP's bit: a NUMA level whose groups are each node's neighbourhood. */
+/*
+ * The flag of a level whose groups are each node's neighbourhood, and so
+ * may overlap: SD_OVERLAP where the tree has it (6.12), else SD_NUMA (7.x
+ * builds every NUMA level's groups that way).
+ */
 static unsigned int overlap_flag(void)
 {
-	for (int bit = 0; ft_sd_flag_name(bit); bit++)
+	unsigned int numa = 0;
+
+	for (int bit = 0; ft_sd_flag_name(bit); bit++) {
 		if (!strcmp(ft_sd_flag_name(bit), "OVERLAP"))
 			return 1U << bit;
-	return 0;
+		if (!strcmp(ft_sd_flag_name(bit), "NUMA"))
+			numa = 1U << bit;
+	}
+	return numa;
 }
 
 static void check_cpu_shape(struct kunit *test, const struct ft_topology *t, int cpu)
