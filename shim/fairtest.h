@@ -86,6 +86,10 @@ int ft_numa_task_access(int id, int vma, ft_u64 pages_per_tick);
 int ft_numa_vma_set_migrate(int mm, int vma, bool on);
 int ft_numa_vma_node(int mm, int vma);	/* where its pages are now */
 int ft_numa_mm_lock(int mm, bool held);	/* a writer holds its mmap lock */
+/* The mapping a VMA is (FT_NUMA_VMA_*) and the pages the scanner marked in it. */
+enum { FT_NUMA_VMA_ANON, FT_NUMA_VMA_IO, FT_NUMA_VMA_FILE_RO, FT_NUMA_VMA_NOACCESS };
+int ft_numa_vma_set_kind(int mm, int vma, int kind);
+long ft_numa_vma_marked(int mm, int vma);
 /* A hinting fault as the running task @id (-EBUSY if not running); @last_id
  * the task of the page's last fault (0: none, a first access). */
 int ft_numa_fault(int id, int node, int pages, int last_id, int flags);
@@ -99,6 +103,7 @@ struct ft_numa_info {
 	unsigned long group_faults[FT_MAX_NODES];
 	/* fair.c's sysctls: first scan after delay_ms of run time, then every period */
 	unsigned int scan_delay_ms, scan_period_min_ms, scan_period_max_ms;
+	unsigned int scan_size_mb;	/* one scan marks about this much */
 };
 int ft_numa_task_info(int id, struct ft_numa_info *out);
 struct ft_numa_stats {	/* since boot */
@@ -106,6 +111,7 @@ struct ft_numa_stats {	/* since boot */
 	unsigned long faults, fault_pages;	/* task_numa_fault() fed */
 	unsigned long moves, swaps;		/* migrate_task_to() done, migrate_swap() asked */
 	unsigned long setnuma;			/* sched_setnuma() */
+	unsigned long scans, max_scan_pages;	/* scanner passes; most pages one marked */
 };
 void ft_numa_stats(struct ft_numa_stats *out);
 

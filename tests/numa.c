@@ -468,6 +468,82 @@ static void group_placement_follows_the_interconnect(struct kunit *test)
 	}
 }
 
+/*
+ * A task pinned to node 0 with one VMA three scan windows long on node 1
+ * (a window: sysctl_numa_balancing_scan_size MB, 256 MB), touching 4096
+ * of its pages a tick. The scanner marks about a window per pass, so as
+ * not to fault a large address space all at once, and starts a new
+ * sequence only when it has gone through the whole space. Expect no pass
+ * to mark more than a window and a huge page (a pass ends on a huge-page
+ * boundary), at least three passes before the first sequence ends, and
+ * at least as many pages marked by then as the VMA has.
+ */
+static void scanner_marks_a_window_per_pass(struct kunit *test)
+{
+	struct ft_numa_info info;
+	struct ft_numa_stats st;
+	int id, mm, v;
+	ft_u64 window, start, bound;
+
+	numa_boot(test);
+	id = fork_on(test, 0, 1ULL << 0);
+	mm = ft_numa_mm_create();
+	KUNIT_ASSERT_GT(test, mm, 0);
+	KUNIT_ASSERT_EQ(test, ft_numa_task_set_mm(id, mm), 0);
+	info = numa_info(test, id);
+	window = (ft_u64)info.scan_size_mb << 8;	/* 4 KiB pages */
+	v = ft_numa_vma_create(mm, 3 * window, 1);
+	KUNIT_ASSERT_GE(test, v, 0);
+	KUNIT_ASSERT_EQ(test, ft_numa_task_access(id, v, 4096), 0);
+	bound = (info.scan_delay_ms + 4ULL * info.scan_period_max_ms) * NSEC_PER_MSEC;
+
+	start = ft_now();
+	while (numa_info(test, id).scan_seq < 1 && ft_now() - start < bound)
+		ft_run_for(STEP_NS);
+	ft_numa_stats(&st);
+	kunit_info(test, "first sequence done after %llu ms: %lu passes, at most %lu pages "
+		   "marked in one (window %llu), %ld of %llu marked", (ft_now() - start) / NSEC_PER_MSEC,
+		   st.scans, st.max_scan_pages, window, ft_numa_vma_marked(mm, v), 3 * window);
+	KUNIT_EXPECT_GE(test, numa_info(test, id).scan_seq, 1);
+	KUNIT_EXPECT_LE(test, st.max_scan_pages, window + 512);
+	KUNIT_EXPECT_GE(test, st.scans, 3UL);
+	KUNIT_EXPECT_GE(test, ft_numa_vma_marked(mm, v), (long)(3 * window));
+}
+
+/*
+ * A task pinned to node 0 whose address space holds, on node 1, an
+ * anonymous VMA, an I/O mapping, a read-only file mapping (a shared
+ * library) and an inaccessible one, 2000 pages each. Migrating an I/O
+ * mapping's pages is impossible, a library's pages are shared by all,
+ * and an inaccessible page would never fault: the scanner leaves them.
+ * Expect, after the delay and two scan periods, the anonymous VMA marked
+ * and no page of the other three.
+ */
+static void scanner_skips_what_cannot_be_balanced(struct kunit *test)
+{
+	int id, mm;
+
+	numa_boot(test);
+	id = fork_on(test, 0, 1ULL << 0);
+	mm = ft_numa_mm_create();
+	KUNIT_ASSERT_GT(test, mm, 0);
+	KUNIT_ASSERT_EQ(test, ft_numa_task_set_mm(id, mm), 0);
+	for (int v = 0; v < 4; v++) {
+		KUNIT_ASSERT_EQ(test, ft_numa_vma_create(mm, 2000, 1), v);
+		KUNIT_ASSERT_EQ(test, ft_numa_vma_set_kind(mm, v, v), 0);
+		KUNIT_ASSERT_EQ(test, ft_numa_task_access(id, v, 2000), 0);
+	}
+	ft_run_for(settle_bound(test, id));
+	kunit_info(test, "marked: anon %ld, io %ld, file ro %ld, no access %ld",
+		   ft_numa_vma_marked(mm, FT_NUMA_VMA_ANON), ft_numa_vma_marked(mm, FT_NUMA_VMA_IO),
+		   ft_numa_vma_marked(mm, FT_NUMA_VMA_FILE_RO),
+		   ft_numa_vma_marked(mm, FT_NUMA_VMA_NOACCESS));
+	KUNIT_EXPECT_GT(test, ft_numa_vma_marked(mm, FT_NUMA_VMA_ANON), 0L);
+	KUNIT_EXPECT_EQ(test, ft_numa_vma_marked(mm, FT_NUMA_VMA_IO), 0L);
+	KUNIT_EXPECT_EQ(test, ft_numa_vma_marked(mm, FT_NUMA_VMA_FILE_RO), 0L);
+	KUNIT_EXPECT_EQ(test, ft_numa_vma_marked(mm, FT_NUMA_VMA_NOACCESS), 0L);
+}
+
 static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(task_prefers_and_moves_to_node_of_most_faults),
 	KUNIT_CASE(crossed_tasks_swap_nodes),
@@ -476,6 +552,8 @@ static struct kunit_case numa_cases[] = {
 	KUNIT_CASE(memory_follows_a_task_that_cannot_move),
 	KUNIT_CASE(scanner_leaves_a_locked_address_space_alone),
 	KUNIT_CASE(group_placement_follows_the_interconnect),
+	KUNIT_CASE(scanner_marks_a_window_per_pass),
+	KUNIT_CASE(scanner_skips_what_cannot_be_balanced),
 	{}
 };
 

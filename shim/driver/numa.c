@@ -120,6 +120,20 @@ int ft_numa_vma_node(int mm, int vma)
 	return m->vmas[vma].node;
 }
 
+int ft_numa_vma_set_kind(int mm, int vma, int kind)
+{
+	return ft_numa_vma_kind(mm, vma, kind);
+}
+
+long ft_numa_vma_marked(int mm, int vma)
+{
+	struct ft_numa_mm *m = ft_numa_mm_get(mm);
+
+	if (!m || vma < 0 || vma >= m->nr_vmas)
+		return -EINVAL;
+	return m->vmas[vma].marked;
+}
+
 int ft_numa_vma_create(int mm, u64 pages, int node)
 {
 	return ft_numa_vma_new(mm, pages, node);
@@ -204,6 +218,7 @@ int ft_numa_task_info(int id, struct ft_numa_info *out)
 	out->scan_delay_ms = sysctl_numa_balancing_scan_delay;
 	out->scan_period_min_ms = sysctl_numa_balancing_scan_period_min;
 	out->scan_period_max_ms = sysctl_numa_balancing_scan_period_max;
+	out->scan_size_mb = sysctl_numa_balancing_scan_size;
 	for (int n = 0; n < nr_node_ids && n < FT_MAX_NODES; n++) {
 		out->faults[n] = ft_fair_numa_faults(p, n, false);
 		out->group_faults[n] = ft_fair_numa_faults(p, n, true);
@@ -220,6 +235,8 @@ void ft_numa_stats(struct ft_numa_stats *out)
 	out->moves = ft_numa_counts.moves;
 	out->swaps = ft_numa_counts.swaps;
 	out->setnuma = ft_numa_counts.setnuma;
+	out->scans = ft_numa_counts.scans;
+	out->max_scan_pages = ft_numa_counts.max_scan_pages;
 }
 
 void ft_numa_counts_setnuma(void)
@@ -362,6 +379,16 @@ int ft_numa_vma_set_migrate(int mm, int vma, bool on)
 }
 
 int ft_numa_vma_node(int mm, int vma)
+{
+	return -EOPNOTSUPP;
+}
+
+int ft_numa_vma_set_kind(int mm, int vma, int kind)
+{
+	return -EOPNOTSUPP;
+}
+
+long ft_numa_vma_marked(int mm, int vma)
 {
 	return -EOPNOTSUPP;
 }

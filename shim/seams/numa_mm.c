@@ -100,6 +100,41 @@ int ft_numa_vma_new(int id, unsigned long pages, int node)
 	return m->nr_vmas++;
 }
 
+/*
+ * What kind of mapping VMA @vma of mm @id is: anonymous read-write (0),
+ * an I/O mapping, a read-only file mapping (a shared library's text) or
+ * an inaccessible one (PROT_NONE): the scanner skips the last three.
+ */
+int ft_numa_vma_kind(int id, int vma, int kind)
+{
+	static struct file ft_file;	/* any file: only its presence is read */
+	struct ft_numa_mm *m = ft_numa_mm_get(id);
+	struct vm_area_struct *v;
+
+	if (!m || vma < 0 || vma >= m->nr_vmas)
+		return -EINVAL;
+	v = m->vmas[vma].vma;
+	v->vm_file = NULL;
+	switch (kind) {
+	case 0:
+		vm_flags_init(v, VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_ACCOUNT);
+		break;
+	case 1:
+		vm_flags_init(v, VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_IO | VM_PFNMAP);
+		break;
+	case 2:
+		vm_flags_init(v, VM_READ | VM_EXEC | VM_MAYREAD | VM_MAYEXEC);
+		v->vm_file = &ft_file;
+		break;
+	case 3:
+		vm_flags_init(v, VM_MAYREAD | VM_MAYWRITE);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Every address space and VMA of the last machine goes. */
 void ft_numa_mm_reset(void)
 {
@@ -160,20 +195,35 @@ int ft_numa_mm_lock(int id, bool held)
 }
 
 /* ---- kernel/locking/rwsem: the mmap lock; a test may hold it for writing ---- */
+static struct ft_numa_mm *mm_of_lock(struct rw_semaphore *sem)
+{
+	return ft_numa_mm_of(container_of(sem, struct mm_struct, mmap_lock));
+}
+
 int down_read_trylock(struct rw_semaphore *sem)
 {
+	struct ft_numa_mm *m = mm_of_lock(sem);
+
 	if (atomic_long_read(&sem->count) < 0)
 		return 0;
 	atomic_long_inc(&sem->count);
+	if (m)
+		m->scan_pages = 0;
 	return 1;
 }
 
 void up_read(struct rw_semaphore *sem)
 {
+	struct ft_numa_mm *m = mm_of_lock(sem);
+
 	if (atomic_long_read(&sem->count) <= 0)
 		ft_fault_here("up_read of an rwsem not read-held", __builtin_return_address(0),
 			      "count %ld", atomic_long_read(&sem->count));
 	atomic_long_dec(&sem->count);
+	if (m) {
+		ft_numa_counts.scans++;
+		ft_numa_counts.max_scan_pages = max(ft_numa_counts.max_scan_pages, m->scan_pages);
+	}
 }
 
 /* ---- mm/mprotect: PROT_NONE hinting ptes over [addr, end) ---- */
@@ -181,18 +231,22 @@ unsigned long change_prot_numa(struct vm_area_struct *vma, unsigned long addr,
 			       unsigned long end)
 {
 	struct ft_numa_mm *m = ft_numa_mm_of(vma->vm_mm);
-	long pages = (end - addr) >> PAGE_SHIFT;
+	unsigned long pages = (end - addr) >> PAGE_SHIFT, newly = 0;
 
 	if (!m || addr < vma->vm_start || end > vma->vm_end || addr >= end)
 		ft_fault_here("change_prot_numa outside its VMA", __builtin_return_address(0),
 			      "[%lx, %lx) of [%lx, %lx)", addr, end, vma->vm_start, vma->vm_end);
+	/* the pages not marked yet: those are the ptes updated */
 	for (int v = 0; m && v < m->nr_vmas; v++)
-		if (m->vmas[v].vma == vma)
-			m->vmas[v].armed = min(m->vmas[v].armed + pages,
-					       vma_pages(vma));
+		if (m->vmas[v].vma == vma) {
+			newly = min(pages, vma_pages(vma) - m->vmas[v].armed);
+			m->vmas[v].armed += newly;
+			m->vmas[v].marked += newly;
+			m->scan_pages += newly;
+		}
 	ft_numa_counts.prot_calls++;
-	ft_numa_counts.prot_pages += pages;
-	return pages;
+	ft_numa_counts.prot_pages += newly;
+	return newly;
 }
 
 /* ---- mm/mempolicy: the default policy, which is migrate-on-fault ---- */

@@ -24,6 +24,7 @@ struct ft_numa_vma {
 	bool migrate;			/* its pages follow the faults (migrate on fault) */
 	struct folio *folio;		/* stands for all its pages: one last cpupid */
 	unsigned long migrations;	/* times its pages moved */
+	unsigned long marked;		/* pages change_prot_numa() marked, in all */
 };
 
 struct ft_numa_mm {
@@ -31,6 +32,7 @@ struct ft_numa_mm {
 	struct signal_struct *signal;	/* its threads' (nr_threads: the scan reads it) */
 	int nr_vmas;
 	struct ft_numa_vma vmas[FT_NUMA_MAX_VMAS];
+	unsigned long scan_pages;	/* marked since the scanner took the lock */
 };
 
 /* What fair.c asked of mm and of the core, since boot. */
@@ -39,6 +41,7 @@ struct ft_numa_counts {
 	unsigned long faults, fault_pages;	/* task_numa_fault() fed */
 	unsigned long moves, swaps;		/* migrate_task_to(), migrate_swap() done */
 	unsigned long setnuma;			/* sched_setnuma() */
+	unsigned long scans, max_scan_pages;	/* mmap lock taken by the scanner; most marked under one */
 };
 extern struct ft_numa_counts ft_numa_counts;
 
@@ -46,6 +49,7 @@ struct ft_numa_mm *ft_numa_mm_of(struct mm_struct *mm);
 struct ft_numa_mm *ft_numa_mm_get(int id);
 int ft_numa_mm_new(void);
 int ft_numa_vma_new(int id, unsigned long pages, int node);
+int ft_numa_vma_kind(int id, int vma, int kind);
 void ft_numa_mm_reset(void);
 
 #endif /* FAIRTEST_NUMA_MM_H */
