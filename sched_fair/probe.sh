@@ -189,6 +189,12 @@ has 'hrtimer_highres_enabled_key;' "$hrt" && echo "#define FT_HRTIMER_HIGHRES_KE
 grep -Eqs '\(\*get_time\)\(void\);' "$1/include/linux/hrtimer_defs.h" "$1/include/linux/hrtimer_bases.h" && echo "#define FT_HRTIMER_BASE_GET_TIME	1"
 grep -Eqs 'hres_active[[:space:]]*(:|;)' "$1/include/linux/hrtimer_defs.h" "$1/include/linux/hrtimer_bases.h" && echo "#define FT_HRTIMER_HRES_ACTIVE	1"
 grep -Eq 'bool[[:space:]]+is_queued;' "$1/include/linux/hrtimer_types.h" && echo "#define FT_HRTIMER_IS_QUEUED_FIELD	1"
+# NUMA balancing's seams (shim/seams/numa_mm.c, misc.c, time.c): 7.x's
+# kfree_rcu() head type, page flags in a struct, and a jiffies_to_msecs()
+# that is inline where HZ divides 1000.
+has 'void kvfree_call_rcu\(struct kvfree_rcu_head' "$1/include/linux/rcupdate.h" && echo "#define FT_KVFREE_RCU_HEAD	1"
+has '^\} memdesc_flags_t;' "$1/include/linux/mm_types.h" && echo "#define FT_FOLIO_MEMDESC_FLAGS	1"
+has 'static inline unsigned int jiffies_to_msecs' "$1/include/linux/jiffies.h" && echo "#define FT_JIFFIES_TO_MSECS_INLINE	1"
 
 # topology.c (7.3) claims a sched_domain_shared for the asym-capacity
 # domain and then, unconditionally, for the topmost LLC one: where they are

@@ -85,12 +85,39 @@ void ft_autogroup_release(struct task_struct *p, bool machine_gone)
 	if (!p->signal)
 		return;
 	list_del(&p->thread_node);
+	if (!list_empty(&p->signal->thread_head)) {
+		/* a thread goes; its process stays with the others */
+		p->signal->nr_threads--;
+		p->signal = NULL;
+		p->sighand = NULL;
+		return;
+	}
 	if (!machine_gone)
 		sched_autogroup_exit(p->signal);
 	kfree(p->signal);
 	kfree(p->sighand);
 	p->signal = NULL;
 	p->sighand = NULL;
+}
+
+/*
+ * @p, a process of its own, becomes a thread of @leader's process (NUMA
+ * balancing's threads sharing an mm): its own process goes, and it moves
+ * to the autogroup of the process it joins.
+ */
+void ft_autogroup_join_thread(struct task_struct *p, struct task_struct *leader)
+{
+	struct signal_struct *own = p->signal;
+	struct sighand_struct *own_hand = p->sighand;
+
+	list_del(&p->thread_node);
+	p->signal = leader->signal;
+	p->sighand = leader->sighand;
+	list_add_tail(&p->thread_node, &p->signal->thread_head);
+	sched_move_task(p, true);
+	sched_autogroup_exit(own);
+	kfree(own);
+	kfree(own_hand);
 }
 
 int ft_autogroup_setsid(struct task_struct *p)

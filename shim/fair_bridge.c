@@ -79,3 +79,25 @@ void ft_fair_nohz_forget(struct rq *rq)
 		nohz_balance_exit_idle(rq);
 #endif
 }
+
+#ifdef CONFIG_NUMA_BALANCING
+int ft_fair_numa_group(struct task_struct *p, int *nr_tasks);
+unsigned long ft_fair_numa_faults(struct task_struct *p, int nid, bool group);
+
+/* The id of @p's numa group (0: none) and its number of tasks. */
+int ft_fair_numa_group(struct task_struct *p, int *nr_tasks)
+{
+	struct numa_group *ng = rcu_dereference_raw(p->numa_group);
+
+	*nr_tasks = ng ? ng->nr_tasks : 0;
+	return ng ? ng->gid : 0;
+}
+
+/* task_faults() / group_faults(): the decayed memory faults on @nid. */
+unsigned long ft_fair_numa_faults(struct task_struct *p, int nid, bool group)
+{
+	if (group)
+		return rcu_dereference_raw(p->numa_group) ? group_faults(p, nid) : 0;
+	return task_faults(p, nid);
+}
+#endif

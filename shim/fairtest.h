@@ -20,6 +20,7 @@ typedef unsigned long long ft_u64;
 typedef long long ft_s64;
 
 #define FT_MAX_CPUS	64	/* spans fit a u64 */
+#define FT_MAX_NODES	8	/* the debian profile's NODES_SHIFT cap */
 #define FT_ROOT_GROUP	0
 
 /* ---- the fake machine ---- */
@@ -58,6 +59,14 @@ struct ft_topology {
 	unsigned long capacity[FT_MAX_CPUS];	/* 1..1024; 0 = 1024 */
 	int nr_pds;		/* 0: no energy model (EAS stays off) */
 	struct ft_perf_domain pd[FT_MAX_PDS];
+	/*
+	 * NUMA nodes ("node" lines): 0 = one node holding every CPU. Each CPU
+	 * in one node; distance[i][j] as the firmware's SLIT gives it (10
+	 * local). Only a CONFIG_NUMA build sees them (docs/numa.md).
+	 */
+	int nr_nodes;
+	int node[FT_MAX_CPUS];
+	int distance[FT_MAX_NODES][FT_MAX_NODES];
 };
 /* ft_boot() gives CPUs without domains (each an island); this gives domains. */
 int ft_boot_topology(const struct ft_topology *topo);
@@ -74,6 +83,53 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 int ft_topology_read(const char *path, struct ft_topology *out, char *err,
 		     unsigned long errlen);
 
+/*
+ * NUMA balancing (CONFIG_NUMA_BALANCING, the debian profile; driver/numa.c,
+ * seams/numa_mm.c, docs/numa.md). Each returns -EOPNOTSUPP where the
+ * profile has no NUMA balancing. An address space (mm) holds VMAs whose
+ * pages all sit on one node; a task given an mm touches, at each return
+ * to user space (a tick's interrupt exit), up to the pages asked of each
+ * VMA, and every page task_numa_work() marked faults (task_numa_fault()).
+ */
+int ft_numa_set_enabled(bool on);	/* sched_numa_balancing; on at boot with >1 node */
+int ft_numa_mm_create(void);		/* an mm id (1..), or -errno */
+int ft_numa_vma_create(int mm, ft_u64 pages, int node);	/* its index in the mm */
+int ft_numa_task_set_mm(int id, int mm);	/* a second task of an mm is a thread */
+int ft_numa_task_access(int id, int vma, ft_u64 pages_per_tick);
+/* Off by default: pages stay put. On: a fault asks should_numa_migrate_memory()
+ * and, if it agrees, the VMA's pages move to the faulting CPU's node. */
+int ft_numa_vma_set_migrate(int mm, int vma, bool on);
+int ft_numa_vma_node(int mm, int vma);	/* where its pages are now */
+int ft_numa_mm_lock(int mm, bool held);	/* a writer holds its mmap lock */
+/* The mapping a VMA is (FT_NUMA_VMA_*) and the pages the scanner marked in it. */
+enum { FT_NUMA_VMA_ANON, FT_NUMA_VMA_IO, FT_NUMA_VMA_FILE_RO, FT_NUMA_VMA_NOACCESS };
+int ft_numa_vma_set_kind(int mm, int vma, int kind);
+long ft_numa_vma_marked(int mm, int vma);
+/* A hinting fault as the running task @id (-EBUSY if not running); @last_id
+ * the task of the page's last fault (0: none, a first access). */
+int ft_numa_fault(int id, int node, int pages, int last_id, int flags);
+struct ft_numa_info {
+	int preferred_nid;	/* -1: none */
+	int node;		/* of its CPU */
+	unsigned int scan_period_ms;
+	int scan_seq;		/* its mm's completed scans */
+	int group, group_tasks;	/* numa group id (0: none), its tasks */
+	unsigned long faults[FT_MAX_NODES];	/* task_faults() per node */
+	unsigned long group_faults[FT_MAX_NODES];
+	/* fair.c's sysctls: first scan after delay_ms of run time, then every period */
+	unsigned int scan_delay_ms, scan_period_min_ms, scan_period_max_ms;
+	unsigned int scan_size_mb;	/* one scan marks about this much */
+};
+int ft_numa_task_info(int id, struct ft_numa_info *out);
+struct ft_numa_stats {	/* since boot */
+	unsigned long prot_calls, prot_pages;	/* change_prot_numa() */
+	unsigned long faults, fault_pages;	/* task_numa_fault() fed */
+	unsigned long moves, swaps;		/* migrate_task_to() done, migrate_swap() asked */
+	unsigned long setnuma;			/* sched_setnuma() */
+	unsigned long scans, max_scan_pages;	/* scanner passes; most pages one marked */
+};
+void ft_numa_stats(struct ft_numa_stats *out);
+
 /* One level of a CPU's domain hierarchy, as topology.c left it. */
 struct ft_domain {
 	char name[8];		/* "SMT", "CLS", "MC", "PKG" */
@@ -84,6 +140,7 @@ struct ft_domain {
 	/* the balancer's state: failed periodic attempts, current interval (ms) */
 	unsigned int nr_balance_failed, balance_interval;
 	ft_u64 last_balance;	/* jiffies of the last periodic pass */
+	unsigned int imb_numa_nr;	/* tasks a NUMA level lets stay imbalanced */
 	int nr_groups;
 	ft_u64 group_span[FT_MAX_CPUS];	/* the CPU's own group first */
 	unsigned long group_capacity[FT_MAX_CPUS];

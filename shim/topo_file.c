@@ -14,8 +14,14 @@
  *	em CPULIST PERF:POWER_MW ...
  *
  * (its CPUs, "4-6" or "0,2"; its performance states lowest first, the
- * capacity each gives and the power a CPU draws there, in mW), plus
- * "expect ..." lines (the domain dump tests/topology.c compares) and
+ * capacity each gives and the power a CPU draws there, in mW), optionally
+ * NUMA nodes, one line each, in node order:
+ *
+ *	node N CPULIST DIST_TO_NODE_0 DIST_TO_NODE_1 ...
+ *
+ * (every CPU in one node, an LLC inside one node, distances symmetric,
+ * 10 to itself and more to any other), plus "expect ..." lines (the domain
+ * dump tests/topology.c compares) and
  * comments. Every mistake is reported as one line naming the line and
  * what it should be.
  */
@@ -48,30 +54,31 @@ static bool number(const char *s, long lo, long hi, long *out)
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* "0-3", "7", "0,2,4-5": bits of CPUs below FT_MAX_CPUS, or 0 if malformed. */
-static ft_u64 cpulist(const char *s)
+/* "0-3,8": a cpulist into @mask; false if malformed or past FT_MAX_CPUS. */
+static bool cpulist(const char *s, ft_u64 *mask)
 {
-	ft_u64 bits = 0;
-
+	*mask = 0;
 	while (*s) {
 		char *end;
-		long lo = strtol(s, &end, 10), hi = lo;
+		long a = strtol(s, &end, 10), b = a;
 
-		if (end == s || lo < 0 || lo >= FT_MAX_CPUS)
-			return 0;
-		if (*end == '-') {
-			s = end + 1;
-			hi = strtol(s, &end, 10);
-			if (end == s || hi < lo || hi >= FT_MAX_CPUS)
-				return 0;
+		if (end == s || a < 0 || a >= FT_MAX_CPUS)
+			return false;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= FT_MAX_CPUS)
+				return false;
+			s = end;
 		}
-		for (long c = lo; c <= hi; c++)
-			bits |= 1ULL << c;
-		if (*end && *end != ',')
-			return 0;
-		s = *end ? end + 1 : end;
+		for (long c = a; c <= b; c++)
+			*mask |= 1ULL << c;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return false;
 	}
-	return bits;
+	return *mask != 0;
 }
 
 /* One performance domain: em CPULIST PERF:POWER_MW ... (lowest state first). */
@@ -81,7 +88,7 @@ static int parse_em(char **f, int nf, struct ft_topology *t, char *err, size_t n
 
 	if (t->nr_pds == FT_MAX_PDS)
 		return fail(err, n, line, "more than %d perf domains", FT_MAX_PDS);
-	if (nf < 3 || !(pd->cpus = cpulist(f[1])))
+	if (nf < 3 || !cpulist(f[1], &pd->cpus))
 		return fail(err, n, line, "want: em CPULIST PERF:POWER_MW ... (CPUs as 0-3 or 0,2; "
 			    "at most %d states, lowest first)", FT_MAX_PSTATES);
 	if (nf - 2 > FT_MAX_PSTATES)
@@ -156,10 +163,51 @@ static int check_nesting(const struct ft_topology *t, const int *line, char *err
 	return 0;
 }
 
+/* The node lines against the CPUs: a node each, LLCs inside, SLIT rules. */
+static int check_nodes(struct ft_topology *t, const ft_u64 *cpus, int node_line,
+		       char *err, size_t n)
+{
+	ft_u64 seen = 0;
+
+	for (int i = 0; i < t->nr_nodes; i++) {
+		if (cpus[i] & seen)
+			return fail(err, n, node_line, "node %d: a CPU already in another node", i);
+		seen |= cpus[i];
+		for (int j = 0; j < t->nr_nodes; j++) {
+			int d = t->distance[i][j];
+
+			if (i == j ? d != 10 : d <= 10 || d > 254)
+				return fail(err, n, node_line, "node %d: distance %d to node %d: want "
+					    "10 to itself, 11..254 to others", i, d, j);
+			if (d != t->distance[j][i])
+				return fail(err, n, node_line, "distances of nodes %d and %d are not "
+					    "symmetric", i, j);
+		}
+		for (int c = 0; c < FT_MAX_CPUS; c++)
+			if (cpus[i] >> c & 1) {
+				if (c >= t->nr_cpus)
+					return fail(err, n, node_line, "node %d: cpu %d is not "
+						    "described", i, c);
+				t->node[c] = i;
+			}
+	}
+	for (int c = 0; c < t->nr_cpus; c++) {
+		if (!(seen >> c & 1))
+			return fail(err, n, node_line, "cpu %d is in no node", c);
+		for (int d = 0; d < c; d++)
+			if (t->llc[c] == t->llc[d] && t->node[c] != t->node[d])
+				return fail(err, n, node_line, "cpus %d and %d share an llc but "
+					    "not a node", d, c);
+	}
+	return 0;
+}
+
 int ft_topology_parse(const char *text, const char *name, struct ft_topology *out,
 		      char **expect, char *err, unsigned long errlen)
 {
-	int line = 0, cpu_line[FT_MAX_CPUS], em_line[FT_MAX_PDS];
+	int line = 0, cpu_line[FT_MAX_CPUS], em_line[FT_MAX_PDS], node_line = 0;
+	ft_u64 node_cpus[FT_MAX_NODES];
+	int node_len[FT_MAX_NODES];
 	size_t exp_len = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -169,7 +217,7 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 	for (const char *p = text, *start; *p; ) {
 		const char *end = strchr(p, '\n');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char buf[1024], *f[2 + FT_MAX_PSTATES + 1], *save;
+		char buf[1024], *f[3 + FT_MAX_PSTATES + FT_MAX_NODES], *save;
 		int nf = 0;
 
 		line++;
@@ -209,10 +257,33 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 			em_line[out->nr_pds - 1] = line;
 			continue;
 		}
+		if (!strcmp(f[0], "node")) {
+			int nd = out->nr_nodes;
+			long v;
+
+			if (nd == FT_MAX_NODES)
+				return fail(err, errlen, line, "more than %d nodes", FT_MAX_NODES);
+			if (nf < 4 || !number(f[1], nd, nd, &v) || !cpulist(f[2], &node_cpus[nd]))
+				return fail(err, errlen, line, "want: node %d CPULIST DISTANCE... "
+					    "(nodes in order from 0)", nd);
+			out->nr_nodes++;
+			if (nf - 3 > FT_MAX_NODES)
+				return fail(err, errlen, line, "node %d: more than %d distances",
+					    nd, FT_MAX_NODES);
+			for (int i = 3; i < nf; i++) {
+				if (!number(f[i], 0, 255, &v))
+					return fail(err, errlen, line, "node %d: distance '%s' is not "
+						    "0..255", nd, f[i]);
+				out->distance[nd][i - 3] = v;
+			}
+			node_len[nd] = nf - 3;	/* checked once the node count is known */
+			node_line = line;
+			continue;
+		}
 		if (strcmp(f[0], "cpu"))
 			return fail(err, errlen, line, "unknown line '%s': want 'cpu N core cluster "
-				    "llc pkg capacity', 'em CPULIST PERF:POWER_MW ...', 'expect ...' or a "
-				    "# comment", f[0]);
+				    "llc pkg capacity', 'em CPULIST PERF:POWER_MW ...', 'node N CPULIST "
+				    "DISTANCE...', 'expect ...' or a # comment", f[0]);
 		{
 			long v[6];
 			int cpu = out->nr_cpus;
@@ -240,6 +311,13 @@ int ft_topology_parse(const char *text, const char *name, struct ft_topology *ou
 	}
 	if (!out->nr_cpus)
 		return fail(err, errlen, line, "no 'cpu N core cluster llc pkg capacity' lines");
+	for (int i = 0; i < out->nr_nodes; i++) {
+		if (node_len[i] != out->nr_nodes)
+			return fail(err, errlen, node_line, "node %d has %d distances for %d nodes",
+				    i, node_len[i], out->nr_nodes);
+	}
+	if (out->nr_nodes && check_nodes(out, node_cpus, node_line, err, errlen))
+		return -1;
 	if (check_nesting(out, cpu_line, err, errlen))
 		return -1;
 	return check_em(out, em_line, err, errlen);

@@ -37,5 +37,24 @@ void ft_topology_teardown(void)
 	if (sched_energy_enabled())
 		static_branch_disable_cpuslocked(&sched_energy_present);
 #endif
+#ifdef CONFIG_NUMA
+	sched_reset_numa();	/* the NUMA levels and masks of a machine with nodes */
+#endif
 	mutex_unlock(&sched_domains_mutex);
+}
+
+/*
+ * sched_init() of a machine with nodes builds the NUMA levels from their
+ * distances (sched_init_numa()); the last machine's levels go first, as
+ * the hotplug path drops them (sched_update_numa()).
+ */
+void ft_topology_numa(bool nodes);
+
+void ft_topology_numa(bool nodes)
+{
+#ifdef CONFIG_NUMA
+	sched_reset_numa();
+	if (nodes)
+		sched_init_numa(NUMA_NO_NODE);
+#endif
 }

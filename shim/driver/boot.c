@@ -216,6 +216,8 @@ int ft_boot(int nr_cpus)
 		return err;
 	ft_switch_cpu(0);
 	ft_numa_boot();
+	ft_topology_numa(false);
+	ft_numa_machine_boot();
 
 	memset(&root_task_group, 0, sizeof(root_task_group));
 	memset(&ft_root_domain, 0, sizeof(ft_root_domain));
@@ -286,6 +288,7 @@ void ft_shutdown(void)
 #endif
 	ft_for_each_task_id(id) {
 		ft_autogroup_release(ft_m.tasks[id].p, true);
+		ft_numa_task_free(ft_m.tasks[id].p);
 		ft_host_free(ft_m.tasks[id].p);
 	}
 	for (int g = 1; g < FT_MAX_GROUPS; g++) {

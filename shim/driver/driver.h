@@ -253,10 +253,19 @@ void ft_autogroup_boot(void);
 int ft_autogroup_fork(struct task_struct *p, struct task_struct *parent);
 void ft_autogroup_exit(struct task_struct *p);
 void ft_autogroup_release(struct task_struct *p, bool machine_gone);
+void ft_autogroup_join_thread(struct task_struct *p, struct task_struct *leader);
 
 /* topology.c, idle.c, energy.c */
 void ft_topology_teardown(void);	/* shim/topology_unit.c */
 int ft_energy_boot(const struct ft_topology *topo);
+void ft_topology_numa(bool nodes);	/* shim/topology_unit.c */
+
+/* numa.c: NUMA balancing's core and page-fault side */
+void ft_numa_machine_boot(void);
+void ft_numa_task_fork(struct task_struct *p);
+void ft_numa_task_free(struct task_struct *p);
+void ft_numa_user_faults(int cpu);
+void ft_numa_counts_setnuma(void);
 void ft_idle_account(u64 until);
 
 /* clock.c */

@@ -53,6 +53,7 @@ void ft_irq_exit(int cpu)
 			softirq_vec[nr]();
 	}
 	ft_task_work_run(cpu);
+	ft_numa_user_faults(cpu);	/* back in user space, it touches memory */
 }
 
 /* ---- the CPU stopper ---- */

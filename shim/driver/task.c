@@ -102,6 +102,8 @@ int ft_task_fork(const struct ft_task_attr *attr)
 	init_cfs_throttle_work(p);
 #endif
 	set_slice(p, attr->slice_ns);
+	refcount_set(&p->usage, 1);	/* the driver's own, dropped never */
+	ft_numa_task_fork(p);
 	ft_set_load_weight(p, false);
 	init_entity_runnable_average(&p->se);
 
@@ -317,6 +319,7 @@ void ft_task_dead(struct task_struct *p)
 	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_m.tasks[id] = (struct ft_task){};
 	ft_autogroup_release(p, false);
+	ft_numa_task_free(p);
 	ft_host_free(p);
 	ft_state_changed();
 }
@@ -377,6 +380,20 @@ static void change_end(struct task_struct *p, struct change_ctx *c)
 	if (c->running)
 		set_next_task(c->rq, p);
 }
+
+#ifdef CONFIG_NUMA_BALANCING
+/* core.c's sched_setnuma(): the preferred node changes under the bracket. */
+void sched_setnuma(struct task_struct *p, int nid)
+{
+	struct change_ctx c;
+
+	change_begin(p, &c, 0);
+	p->numa_preferred_nid = nid;
+	change_end(p, &c);
+	task_rq_unlock(c.rq, p, &c.rf);
+	ft_numa_counts_setnuma();
+}
+#endif
 
 int ft_task_set_nice(int id, int nice)
 {

@@ -84,6 +84,12 @@ int ft_boot_topology(const struct ft_topology *topo)
 	if (err)
 		return err;
 	set_arch_facts(topo);
+	/* the firmware's nodes, then sched_init_numa()'s levels from them */
+	err = ft_numa_set_nodes(topo->nr_nodes, topo->node, &topo->distance[0][0], FT_MAX_NODES);
+	if (err)
+		return err;
+	ft_topology_numa(topo->nr_nodes > 1);
+	ft_numa_machine_boot();
 
 	/* sched_init(): every rq on the default root domain, online. */
 	memset(&def_root_domain, 0, sizeof(def_root_domain));
@@ -165,6 +171,7 @@ int ft_cpu_domains(int cpu, struct ft_domain *out, int max)
 		d->nr_balance_failed = sd->nr_balance_failed;
 		d->balance_interval = sd->balance_interval;
 		d->last_balance = sd->last_balance;
+		d->imb_numa_nr = sd->imb_numa_nr;
 		do {
 			d->group_span[d->nr_groups] = cpumask_bits(sched_group_span(sg))[0];
 			d->group_capacity[d->nr_groups] = sg->sgc->capacity;

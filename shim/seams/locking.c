@@ -9,6 +9,9 @@
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include "seam.h"
+#ifdef CONFIG_NUMA_BALANCING
+#include "numa_mm.h"
+#endif
 
 static void take(atomic_t *word, void *caller)
 {
@@ -125,7 +128,8 @@ void mutex_unlock(struct mutex *lock)
 }
 
 /*
- * autogroup.c's per-group rwsem (nice changes write, /proc reads read):
+ * autogroup.c's per-group rwsem (nice changes write, /proc reads read) and
+ * an mm's mmap lock (task_numa_work() reads; seams/numa_mm.c counts scans):
  * the count is -1 with a writer, else the number of readers; taking it
  * against the other side can never be granted here, a self-deadlock.
  */
@@ -159,10 +163,25 @@ void down_read(struct rw_semaphore *sem)
 	atomic_long_inc(&sem->count);
 }
 
+/* task_numa_work() tries the mmap lock: refused while a writer holds it. */
+int down_read_trylock(struct rw_semaphore *sem)
+{
+	if (atomic_long_read(&sem->count) < 0)
+		return 0;
+	atomic_long_inc(&sem->count);
+#ifdef CONFIG_NUMA_BALANCING
+	ft_numa_mmap_read(sem, true);
+#endif
+	return 1;
+}
+
 void up_read(struct rw_semaphore *sem)
 {
 	if (atomic_long_read(&sem->count) <= 0)
 		ft_fault_here("lock released unheld", __builtin_return_address(0),
 			      "rwsem %p not held for reading", sem);
 	atomic_long_dec(&sem->count);
+#ifdef CONFIG_NUMA_BALANCING
+	ft_numa_mmap_read(sem, false);
+#endif
 }

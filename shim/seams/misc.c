@@ -138,9 +138,9 @@ void __static_call_update(struct static_call_key *key, void *tramp, void *func)
 
 /*
  * What autogroup.c (the debian profile) reaches beyond the scheduler: the
- * capability check of a nice change (every task here is privileged), the
- * printk rate limit of its allocation-failure message, and a reference
- * count gone wrong, which is the kernel's WARN and so a test failure.
+ * capability check of a nice change (every task here is privileged) and
+ * the printk rate limit of its allocation-failure message. A reference
+ * count gone wrong is refcount_warn_saturate() below.
  */
 int cap_task_setnice(struct task_struct *p, int nice)
 {
@@ -152,13 +152,82 @@ int __printk_ratelimit(const char *func)
 	return 1;
 }
 
-void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
-{
-	ft_fault_here("WARN", __builtin_return_address(0), "refcount %p saturated (%d)", r, t);
-}
-
 /* /proc/PID/autogroup's read side: nothing here reads it. */
 void seq_printf(struct seq_file *m, const char *fmt, ...)
 {
 	SEAM_ABORT();
 }
+
+/*
+ * PREEMPT_DYNAMIC's cond_resched() (task_numa_work() calls it between
+ * chunks of a scan): a counted no-op. The scan is one step of the
+ * engine; nothing else could run in between.
+ */
+#ifdef CONFIG_PREEMPT_DYNAMIC
+static int ft_cond_resched(void)
+{
+	SEAM_NOOP();
+	return 0;
+}
+DEFINE_STATIC_CALL(cond_resched, ft_cond_resched);
+#endif
+
+/* lib/refcount: a refcount gone wrong is a kernel WARN: the test fails. */
+void refcount_warn_saturate(refcount_t *r, enum refcount_saturation_type t)
+{
+	refcount_set(r, REFCOUNT_SATURATED);
+	WARN(1, "refcount_t: misuse (saturation type %d)", t);
+}
+
+/*
+ * kernel/fork: the last reference to a task. The driver holds one for
+ * each task's life and frees it itself: fair.c dropping the last one
+ * is a reference bug.
+ */
+void __put_task_struct(struct task_struct *t)
+{
+	SEAM_ABORT();
+}
+
+/* 7.x drops it through RCU: the same bug, one step later. */
+void __put_task_struct_rcu_cb(struct rcu_head *rhp)
+{
+	SEAM_ABORT();
+}
+
+/* mm/slab_common: kfree_rcu(), freed once no reader can hold it. */
+struct ft_kvfree_rcu {
+	struct rcu_head rcu;
+	void *ptr;
+};
+
+static void ft_kvfree_cb(struct rcu_head *head)
+{
+	struct ft_kvfree_rcu *f = container_of(head, struct ft_kvfree_rcu, rcu);
+
+	kfree(f->ptr);	/* every such object here came from kmalloc */
+	kfree(f);
+}
+
+#ifdef FT_KVFREE_RCU_HEAD
+void kvfree_call_rcu(struct kvfree_rcu_head *head, void *ptr)
+#else
+void kvfree_call_rcu(struct rcu_head *head, void *ptr)
+#endif
+{
+	struct ft_kvfree_rcu *f = kmalloc(sizeof(*f), GFP_KERNEL | __GFP_NOFAIL);
+
+	if (!f)
+		SEAM_ABORT();
+	f->ptr = ptr;
+	call_rcu(&f->rcu, ft_kvfree_cb);
+}
+
+/* kernel/sched/debug: /proc/PID/sched's NUMA lines, never printed here. */
+#ifdef CONFIG_NUMA_BALANCING
+void print_numa_stats(struct seq_file *m, int node, unsigned long tsf,
+		      unsigned long tpf, unsigned long gsf, unsigned long gpf)
+{
+	SEAM_NOOP();
+}
+#endif

@@ -56,6 +56,7 @@ u64 ft_hrtimer_run(u64 now);
 void ft_hrtimer_reset(void);
 
 void ft_numa_boot(void);	/* numa.c: one node of every CPU */
+int ft_numa_set_nodes(int nr, const int *node_of, const int *dist, int stride);
 
 /* Generator state a new machine starts afresh (misc.c, smp.c). */
 void ft_random_reset(void);

@@ -8,6 +8,7 @@
 #include <linux/jiffies.h>
 #include <linux/sched/clock.h>
 #include "seam.h"
+#include "probes.h"	/* generated: what this tree has (sched_fair/probe.sh) */
 
 unsigned long volatile __cacheline_aligned_in_smp jiffies = INITIAL_JIFFIES;
 
@@ -22,6 +23,13 @@ unsigned long __msecs_to_jiffies(const unsigned int m)
 {
 	return DIV_ROUND_UP((unsigned long)m * HZ, MSEC_PER_SEC);
 }
+
+#if !defined(FT_JIFFIES_TO_MSECS_INLINE) || !(HZ <= MSEC_PER_SEC && !(MSEC_PER_SEC % HZ))
+unsigned int jiffies_to_msecs(const unsigned long j)
+{
+	return (u64)j * MSEC_PER_SEC / HZ;
+}
+#endif
 
 /* The raw clock of this CPU; fair.c reads it for statistics, not decisions. */
 u64 sched_clock(void)
