@@ -168,27 +168,25 @@ BEGIN {
 
 # ---- the key: the tree's files, the series, the config, the compiler ----
 "$sf/tree.sh" --complete "$base"	# a cached tree holds only fairsim's part
-# The tree's content hash is kept by its files' names, sizes, mtimes and
+# A tree's content hash is kept by its files' names, sizes, mtimes and
 # inodes: the next run of the same tree does not read 1.5 GB again. A
-# farm's patched files are real files; find -L sees through the rest.
-files() { find -L . -type f ! -path './.git/*' ! -name '.fairtest-*' "$@"; }
-stat_key=$(cd "$ksrc" && files -printf '%P %s %T@ %i\n' | sort | md5sum | cut -c1-32)
-mkdir -p "$work/content"
-content=$(cat "$work/content/$stat_key" 2>/dev/null || true)
-if [ -z "$content" ]; then
-	content=$(cd "$ksrc" && files -print0 | sort -z | xargs -0 md5sum | md5sum | cut -c1-32)
-	echo "$content" >"$work/content/$stat_key"
-fi
-key=$(cd "$src" 2>/dev/null && [ -f .fairtest-farm-of ] && [ "$base" != "$ksrc" ] && d=$src || d=$base
-	cd "$d" && find -L . -type f ! -path './.git/*' ! -name '.fairtest-*' -printf '%P %s %T@ %i\n' | sort | md5sum | cut -c1-32)
-mkdir -p "$work/content"
-content=$(cat "$work/content/$stat_key" 2>/dev/null || true)
-if [ -z "$content" ]; then
-	d=$base
-	[ "$base" = "$ksrc" ] || d=$src
-	content=$(cd "$d" && find -L . -type f ! -path './.git/*' ! -name '.fairtest-*' -print0 | sort -z |
-		xargs -0 md5sum | md5sum | cut -c1-32)
-	echo "$content" >"$work/content/$stat_key"
+# farm's is its tree's and its patched files'.
+content_of() {
+	stat_key=$(cd "$1" && find -L . -type f ! -path './.git/*' ! -name '.fairtest-*' -printf '%P %s %T@ %i\n' |
+		sort | md5sum | cut -c1-32)
+	mkdir -p "$work/content"
+	c=$(cat "$work/content/$stat_key" 2>/dev/null || true)
+	if [ -z "$c" ]; then
+		c=$(cd "$1" && find -L . -type f ! -path './.git/*' ! -name '.fairtest-*' -print0 | sort -z |
+			xargs -0 md5sum | md5sum | cut -c1-32)
+		echo "$c" >"$work/content/$stat_key"
+	fi
+	echo "$c"
+}
+content=$(content_of "$base")
+if [ "$base" != "$ksrc" ] && [ -f "$src/.fairtest-patched" ]; then
+	# shellcheck disable=SC2046 # one path per word
+	content=$( { echo "$content"; cd "$src" && md5sum $(cat .fairtest-patched); } | md5sum | cut -c1-32)
 fi
 key=$( { echo "$content"; cat "$frag"; gcc --version | head -n 1; } | md5sum | cut -c1-16)
 out=$work/images/$key
@@ -216,13 +214,16 @@ version=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = *//p' "$base/Makefile" 
 label="linux $version built from $base"
 [ ! -f "$src/.fairtest-series" ] || label="$label + $(sed -n 2p "$src/.fairtest-series")"
 label="$label (twin-kernel.kconfig, $( [ -n "$dconf" ] && echo "Debian $dver's scheduler options" || echo "Kconfig's default scheduler options: no Debian config of this tree"))"
+# No Rust, whatever the host has: the config would depend on the host's
+# rustc (its version and feature probes), as prepare.sh says.
 kmake() {
-	nice -n 10 make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" "$@" >>"$log" 2>&1
+	nice -n 10 make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" \
+		RUSTC=/bin/false HOSTRUSTC=/bin/false BINDGEN=/bin/false "$@" >>"$log" 2>&1
 }
 : >"$log"
 kmake olddefconfig || die "make olddefconfig failed on $base: $(grep -m1 -E 'error|\*\*\*' "$log" || tail -n 1 "$log") (full log: $log)"
 # What the guest cannot do without must have survived olddefconfig.
-for o in SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_SCRIPT DEVTMPFS TMPFS DEBUG_FS TRACING SCHED_INFO ACPI; do
+for o in SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_SCRIPT DEVTMPFS TMPFS DEBUG_FS TRACING SCHED_INFO X86_MPPARSE; do
 	grep -q "^CONFIG_$o=y" "$obj/.config" ||
 		die "the kernel config of $base lost CONFIG_$o, which the twin's guest needs (its dependencies in this tree); see sched_fair/configs/twin-kernel.kconfig"
 done
