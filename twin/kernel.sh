@@ -223,7 +223,7 @@ kmake() {
 : >"$log"
 kmake olddefconfig || die "make olddefconfig failed on $base: $(grep -m1 -E 'error|\*\*\*' "$log" || tail -n 1 "$log") (full log: $log)"
 # What the guest cannot do without must have survived olddefconfig.
-for o in SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_SCRIPT DEVTMPFS TMPFS DEBUG_FS TRACING SCHED_INFO X86_MPPARSE; do
+for o in SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_SCRIPT DEVTMPFS TMPFS DEBUG_FS TRACING SCHED_INFO ACPI; do
 	grep -q "^CONFIG_$o=y" "$obj/.config" ||
 		die "the kernel config of $base lost CONFIG_$o, which the twin's guest needs (its dependencies in this tree); see sched_fair/configs/twin-kernel.kconfig"
 done

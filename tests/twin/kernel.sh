@@ -47,7 +47,7 @@ if ! "$kernel" --fragment "$ksrc" "$out/work" >"$frag" 2>"$out/fragment.err"; th
 	not_ok "the config fragment of $ksrc: $(tail -n 1 "$out/fragment.err")"
 else
 	check "every fragment line is a CONFIG_ line" '! grep -Evq "^(# CONFIG_[A-Z0-9_]+ is not set|CONFIG_[A-Z0-9_]+=.+)\$" "$frag"'
-	for o in SERIAL_8250_CONSOLE BLK_DEV_INITRD DEBUG_FS FTRACE SCHEDSTATS X86_MPPARSE; do
+	for o in SERIAL_8250_CONSOLE BLK_DEV_INITRD DEBUG_FS FTRACE SCHEDSTATS ACPI; do
 		grep -q "^CONFIG_$o=y\$" "$frag" || not_ok "the guest's CONFIG_$o is not in the fragment"
 	done
 	ok "the guest's needs are in the fragment"
