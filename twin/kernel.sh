@@ -45,8 +45,8 @@ mkdir -p "$2" || die "cannot create the build dir $2"
 work=$(cd "$2" && pwd -P)
 series=${3:-}
 
-# The farm of a tree is NAME/src, NAME its name and a hash of its path; a
-# farm given as KSRC is built where it is.
+# The farm of a tree is WORK/NAME/TREE+series, NAME the tree's name and a
+# hash of its path; a farm given as KSRC is built where it is.
 if [ -f "$ksrc/.fairtest-farm-of" ]; then
 	base=$(cat "$ksrc/.fairtest-farm-of")
 	dir=$(dirname "$ksrc")
@@ -223,7 +223,7 @@ kmake() {
 : >"$log"
 kmake olddefconfig || die "make olddefconfig failed on $base: $(grep -m1 -E 'error|\*\*\*' "$log" || tail -n 1 "$log") (full log: $log)"
 # What the guest cannot do without must have survived olddefconfig.
-for o in SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_SCRIPT DEVTMPFS TMPFS DEBUG_FS TRACING SCHED_INFO ACPI; do
+for o in SERIAL_8250_CONSOLE BLK_DEV_INITRD RD_GZIP BINFMT_SCRIPT DEVTMPFS TMPFS DEBUG_FS TRACING SCHED_INFO ACPI PCI; do
 	grep -q "^CONFIG_$o=y" "$obj/.config" ||
 		die "the kernel config of $base lost CONFIG_$o, which the twin's guest needs (its dependencies in this tree); see sched_fair/configs/twin-kernel.kconfig"
 done
