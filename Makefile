@@ -161,11 +161,14 @@ sim-ab:
 # boots, both traces through fairsim's analysis, side by side (twin/).
 TWIN_NAME = $$(basename $(WORKLOAD) .json)-$(or $(CPUS),8)cpu$(if $(FEATURES),-$$(printf '%s' '$(FEATURES)' | tr '!,' '_+'))
 # With SERIES: the base, then the tree with the series (twin/kernel.sh
-# --series), both kernels built from their trees with one config.
+# --series; tried first, so that a series that does not apply stops before
+# anything boots), both kernels built from their trees with one config.
 twin:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make twin needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
 ifneq ($(SERIES),)
-	+@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && echo "twin: base: $$ksrc" && \
+	+@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
+	 $(TOP)/twin/kernel.sh --series $$ksrc $(abspath $(O))/twin-kernel '$(SERIES)' >/dev/null && \
+	 echo "twin: base: $$ksrc" && \
 	 FAIRTEST_TWIN_KERNEL=build $(MAKE) --no-print-directory twin SERIES= KSRC=$$ksrc && \
 	 p=$$($(TOP)/twin/kernel.sh --series $$ksrc $(abspath $(O))/twin-kernel '$(SERIES)') && \
 	 echo "twin: patched: $$ksrc + $(SERIES)" && \
