@@ -178,10 +178,23 @@ campaign:
 # The workload in fairsim and on the tree's own kernel under QEMU, RUNS
 # boots, both traces through fairsim's analysis, side by side (twin/).
 TWIN_NAME = $$(basename $(WORKLOAD) .json)-$(or $(CPUS),8)cpu$(if $(FEATURES),-$$(printf '%s' '$(FEATURES)' | tr '!,' '_+'))
+# With SERIES: the base, then the tree with the series (twin/kernel.sh
+# --series; tried first, so that a series that does not apply stops before
+# anything boots), both kernels built from their trees with one config.
 twin:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make twin needs WORKLOAD=<rt-app .json>; see fixtures/workloads/" >&2; exit 2; }
+ifneq ($(SERIES),)
+	+@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
+	 $(TOP)/twin/kernel.sh --series $$ksrc $(abspath $(O))/twin-kernel '$(SERIES)' >/dev/null && \
+	 echo "twin: base: $$ksrc" && \
+	 FAIRTEST_TWIN_KERNEL=build $(MAKE) --no-print-directory twin SERIES= KSRC=$$ksrc && \
+	 p=$$($(TOP)/twin/kernel.sh --series $$ksrc $(abspath $(O))/twin-kernel '$(SERIES)') && \
+	 echo "twin: patched: $$ksrc + $(SERIES)" && \
+	 FAIRTEST_TWIN_KERNEL=build $(MAKE) --no-print-directory twin SERIES= KSRC=$$p
+else
 	$(call with_tree,FAIRTEST_TWIN_CALIBRATE='$(CALIBRATE)' $(TOP)/twin/twin.sh $$obj/fairsim $$ksrc $(abspath $(WORKLOAD)) $$obj/twin/$(TWIN_NAME) \
 	 '$(or $(CPUS),8)' '$(DURATION)' '$(SEED)' '$(FEATURES)' '$(RUNS)' '$(ACCEL)' '$(strip $(SIM_COSTS))')
+endif
 
 # The tree's kernel booted under QEMU once per machine shape (kunit.py):
 # its domain dumps re-captured into fixtures/topologies/qemu/SERIES/, which
@@ -227,13 +240,16 @@ help:
 	@echo '            SEEDS seeds, latency rows with change % and +/- spread'
 	@echo '            (runs -jN at a time, default every core; output as a serial run'"'"'s)'
 	@echo '  twin      WORKLOAD=f.json : f in fairsim and on the tree'"'"'s own kernel (Debian'"'"'s image of'
-	@echo '            its exact version) under QEMU, RUNS boots; the same analysis of both traces,'
+	@echo '            its exact version; for another tree, one built from it with'
+	@echo '            sched_fair/configs/twin-kernel.kconfig) under QEMU, RUNS boots; the same analysis of both traces,'
 	@echo '            side by side (docs/twin.md; needs QEMU, no root, no network once cached)'
 	@echo '            twin/fidelity.sh [DURATION [RUNS]]: every twin of the fidelity table, whose'
 	@echo '            boots are kept and reused, fairsim always run anew (docs/fidelity.md; its'
 	@echo '            environment: O=dir, FIDELITY_ROWS=rows, FIDELITY_RERUN=1);'
 	@echo '            FAIRTEST_TWIN_APPEND=args: more kernel arguments; FAIRTEST_TWIN_STORE=dir keeps'
-	@echo '            the boots there, FAIRTEST_TWIN_REUSE=1 takes stored ones of the same key'
+	@echo '            the boots there, FAIRTEST_TWIN_REUSE=1 takes stored ones of the same key;'
+	@echo '            FAIRTEST_TWIN_KERNEL=build: build the kernel of a Debian tree too; SERIES=s: base,'
+	@echo '            then patched, both built'
 	@echo '  domains-xcheck  boot the tree'"'"'s kernel under QEMU (its kunit.py) once per machine'
 	@echo '            shape and re-capture its sched-domain dumps into fixtures/topologies/qemu/,'
 	@echo '            which fair_topology compares with ours (needs QEMU; CI does not)'
@@ -268,7 +284,7 @@ help:
 	@echo '  TIMEOUT=s   per-case time limit in seconds ($(TIMEOUT))'
 	@echo '  FAIR_G=-g   full debug info for fair.c and the shim (gdb locals); default -g1:'
 	@echo '              lines and inline frames only, which keeps touch-fair.c-to-results fast'
-	@echo '  SERIES=s    for gate and findings-real: a dir of *.patch (name order), an mbox (git format-patch,'
+	@echo '  SERIES=s    for gate, findings-real and twin: a dir of *.patch (name order), an mbox (git format-patch,'
 	@echo '              b4), or a revision range A..B when KSRC is a git checkout'
 	@echo '  COVERAGE=0  gate without coverage (faster); default 1'
 	@echo '  MUTANTS=g   make mutate: only the mutants whose names match the glob(s)'

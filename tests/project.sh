@@ -113,6 +113,10 @@ gate=$(sed -n 's/^gate: \([0-9]* passed\)/\1/p' "$obj/gate.log" | tail -n 1)
 "$top/tests/twin/run.sh" "$obj/fairsim" "$ksrc" "$obj/twin-test" >"$obj/twin.log" 2>&1 || failed=1
 cat "$obj/twin.log"
 twin=$(sed -n 's/^twin: \([0-9]* passed.*\)/\1/p' "$obj/twin.log" | tail -n 1)
+# The twin's kernel built from a tree: its config and bad input, no build.
+"$top/tests/twin/kernel.sh" "$ksrc" "$obj/twin-kernel-test" >"$obj/twin-kernel.log" 2>&1 || failed=1
+cat "$obj/twin-kernel.log"
+twin="$twin, $(sed -n 's/^twin-kernel: \([0-9]* passed.*\)/\1/p' "$obj/twin-kernel.log" | tail -n 1)"
 
 # README and docs: links resolve, make targets and knobs are make help's.
 python3 "$top/tests/docs/check.py" "$top" >"$obj/docs.log" 2>&1 || failed=1

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make twin: one workload in fairsim and on the real kernel of the same
-# tree (Debian's own image of the tree's exact package version, booted
-# RUNS times under QEMU), both traces through fairsim's one analysis
-# (--from-trace), then the side-by-side table (--twin). Everything goes to
+# tree (Debian's own image of the tree's exact package version, or a
+# kernel built from the tree by twin/kernel.sh, booted RUNS times under
+# QEMU), both traces through fairsim's one analysis (--from-trace), then the side-by-side table (--twin). Everything goes to
 # a temporary directory that becomes RESULT only when every part succeeded:
 #   RESULT/sim.{txt,json,trace}   fairsim's run
 #   RESULT/real-N/                one boot: trace, schedstat at both ends of
@@ -46,18 +46,6 @@ esac
 "$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app rt-tests
 
 mkdir -p "$(dirname "$result")"
-# The kernel: Debian's image of the tree's version; a tree of the user's
-# own has none.
-kimage=$("$top/sched_fair/kimage.sh" "$ksrc" 2>"$result.kimage.err") || {
-	msg=$(tail -n 1 "$result.kimage.err")
-	rm -f "$result.kimage.err"
-	case $msg in
-	*"not a Debian linux-source tree"*)
-		die "KSRC=$ksrc is not a Debian linux-source tree and make twin cannot build a kernel from it yet; give KVER= (or a tree tree.sh unpacked) to boot Debian's own image" ;;
-	esac
-	die "${msg#fairtest: }"
-}
-rm -f "$result.kimage.err"
 [ -n "$duration" ] || duration=$(python3 -c 'import json,re,sys
 t=re.sub(r"/\*.*?\*/|//[^\n]*", "", open(sys.argv[1]).read(), flags=re.S)
 m=re.search(r"\"duration\"\s*:\s*([0-9.]+)", t)
@@ -71,6 +59,27 @@ trap 'exit 130' INT TERM HUP
 # What rt-app 1.0 cannot run is said before anything boots.
 threads=$(python3 "$top/twin/workload.py" "$workload" "$duration" "$tmp/rtapp.json") || exit 1
 initrd=$("$top/twin/initramfs.sh" "$(dirname "$result")")
+
+# The kernel: Debian's own image of the tree's version for a tree tree.sh
+# unpacked from Debian's package; any other tree's (yours, a series
+# applied), or any with FAIRTEST_TWIN_KERNEL=build, built from the tree
+# (twin/kernel.sh), its objects and images beside the fairsim build dirs.
+cache=$(cd "${FAIRTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairtest}" 2>/dev/null && pwd -P) || cache=/nonexistent
+case $ksrc in
+"$cache"/trees/*) kernel=${FAIRTEST_TWIN_KERNEL:-debian} ;;
+*) kernel=build ;;
+esac
+case $kernel in debian|build) ;; *) die "FAIRTEST_TWIN_KERNEL=$kernel: give build (or leave it unset)" ;; esac
+if [ "$kernel" = build ]; then
+	kimage=$("$top/twin/kernel.sh" "$ksrc" "$(dirname "$(dirname "$fairsim")")/twin-kernel") || exit 1
+else
+	kimage=$("$top/sched_fair/kimage.sh" "$ksrc" 2>"$result.kimage.err") || {
+		msg=$(tail -n 1 "$result.kimage.err")
+		rm -f "$result.kimage.err"
+		die "${msg#fairtest: }"
+	}
+	rm -f "$result.kimage.err"
+fi
 
 if [ -z "$accel" ] || [ "$accel" = auto ]; then
 	accel=$("$top/twin/accel.sh" "$kimage" "$initrd" "$(dirname "$result")")
@@ -115,6 +124,9 @@ if grep -q '"dl-runtime"' "$workload" && ! grep -q 'SCHED_DEADLINE' "$workload";
 fi
 [ ! -f "$tmp/rtapp.extra" ] ||
 	echo "twin: beside rt-app on the real kernel: $(sed -n 2p "$tmp/rtapp.extra") ($(dpkg-query -W rt-tests | cut -f2)), for the $(sed -n 1p "$tmp/rtapp.extra") threads of the file's pipe tasks, which fairsim runs"
+# A built kernel: the options of its config that kconfig did not keep.
+[ ! -s "$kimage/differs" ] ||
+	echo "twin: its config differs from what twin-kernel.kconfig asked in: $(awk '{ printf "%s%s=%s (asked %s)", sep, $1, $3, $2; sep = ", " }' "$kimage/differs")"
 
 feat_arg=
 [ -z "$features" ] || feat_arg="--features $features"
