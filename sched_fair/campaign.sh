@@ -31,7 +31,7 @@ shard() {
 	mkdir -p out
 	echo "$id $(hostname) $$" >>attempts	# a retried shard shows twice
 	tmp=out/.$id.$$
-	trap 'rm -rf "$tmp" "$tmp.d"' EXIT
+	trap 'rm -rf "$tmp" "$tmp.d" "$tmp.x"' EXIT
 	case $KIND in
 	property)	# ID START COUNT
 		FAIRTEST_SEQUENCES=$3 bundle/fairtest --seed "$2" --timeout 0 --jobs 1 \

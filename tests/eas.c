@@ -384,6 +384,7 @@ static void overutilized_turns_eas_placement_off(struct kunit *test)
 		}
 	kunit_info(test, "util %.0f, cpu 1 util %.0f: woken on cpu %d (the model's cheapest %d)",
 		   l.task, l.cpu[1], chosen, cheapest);
+	KUNIT_ASSERT_GE_MSG(test, cheapest, 0, "the task fits no CPU");
 	KUNIT_ASSERT_LT(test, cap_of(t, cheapest), 448 + 1);	/* EAS would have moved it */
 	KUNIT_EXPECT_EQ(test, chosen, 7);
 	ft_shutdown();

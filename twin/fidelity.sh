@@ -40,6 +40,8 @@ hackbench-timed-1cpu:6.12:base: hackbench-timed-1cpu:7.3:base:
 balance-idle-2cpu:6.12:base::2 balance-idle-2cpu:7.3:base::2"}
 logs=$o/fidelity
 mkdir -p "$logs/real" || exit 1
+# twins.tsv and full.md appear whole or not at all
+trap 'rm -f "$logs/twins.tsv.tmp" "$logs/full.md.tmp"' EXIT
 export FAIRTEST_TWIN_STORE="$logs/real"
 if [ -n "${FIDELITY_RERUN:-}" ]; then unset FAIRTEST_TWIN_REUSE; else export FAIRTEST_TWIN_REUSE=1; fi
 
@@ -79,7 +81,11 @@ EOF
 		tdir=$(sed -n 's/^twin: results in //p' "$(log_of hackbench-timed-1cpu "$kv" base "" 1 "$duration")" 2>/dev/null)
 		cost=$(cat "$tdir"/real-*/extra.out 2>/dev/null |
 			awk '/^Time:/ { s += $2; n++ } END { if (n) printf "%d\n", s / n * 1e6 / 240000 + 0.5 }')
-		[ -n "$cost" ] || continue
+		[ -n "$cost" ] || {
+			echo "fidelity: no hackbench-timed-1cpu:$kv:base: twin among the rows: the" \
+			     "measured-cost row of $w on $kv is left out (add that row to have it)" >&2
+			continue
+		}
 		measured=$logs/$w-cost$cost.json
 		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$cost" \
 			--forever --duration 30 --cyclictest 3777:0 >"$measured" &&
@@ -103,7 +109,8 @@ EOF
 	 "$dir/../../fairsim" --twin sim-nodl.json real-*.json --json twin-nodl.json >/dev/null 2>&1) ||
 		{ echo "fairtest: fidelity.sh: fairsim on $nodl failed" >&2; exit 1; }
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, no dl-runtime" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin-nodl.json
-done >"$logs/twins.tsv" || exit 1
+done >"$logs/twins.tsv.tmp" || exit 1
+mv "$logs/twins.tsv.tmp" "$logs/twins.tsv" || exit 1
 
 python3 "$top/twin/fidelity_table.py" "$logs/twins.tsv" "$logs/full.md.tmp" &&
 	mv "$logs/full.md.tmp" "$logs/full.md" &&

@@ -6,7 +6,8 @@
  * bandwidth lock, the pool refilled, the period timer started, each CPU's
  * queue told and unthrottled), and the per-rq hrtick timer (armed by
  * hrtick_start(), fired by the event loop through shim/seams/hrtimer.c,
- * a tick of its own on expiry, cancelled when the CPU schedules). The
+ * a tick of its own on expiry, cancelled when the CPU schedules, or from
+ * 7.2 kept through it and re-armed once the pick is done). The
  * validation of cpu.max against parents (__cfs_schedulable) is not
  * modelled: tests set feasible limits. With them, uclamp's two entry
  * points: no clamps are ever set.
@@ -163,40 +164,36 @@ static enum hrtimer_restart ft_hrtick(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/*
- * 7.2+'s __schedule() keeps the running slice's timer and defers any
- * hrtick_start() it makes to its end (hrtick_schedule_enter/exit());
- * 6.12's cancels the timer on entry and its pick arms a new one.
- */
-#ifdef FT_HAVE_HRTICK_SCHED_DEFER
-enum { FT_HRTICK_DEFER = 2, FT_HRTICK_START = 4 };
-#endif
+/* the tree's __schedule() keeps the running slice's timer (7.2+) */
+static const bool ft_hrtick_kept = IS_ENABLED(FT_HAVE_HRTICK_SCHED_DEFER);
 
-static void hrtick_arm(struct rq *rq, s64 delta)
+/*
+ * Arm this CPU's hrtick @delay from now. From 7.2 a reschedule keeps the
+ * running slice's timer, so a queued timer within 5 us of the new expiry
+ * stays as it is rather than being moved by a few nanoseconds.
+ */
+static void ft_hrtick_set(struct rq *rq, u64 delay)
 {
-	rq->hrtick_time = ktime_add_ns(ns_to_ktime(ft_clock_now()), delta);
-#ifdef FT_HAVE_HRTICK_SCHED_DEFER
-	/* hrtick_needs_rearm(): a queued timer within 5 us of it stays */
-	if (hrtimer_is_queued(&rq->hrtick_timer) &&
-	    abs(rq->hrtick_time - hrtimer_get_expires(&rq->hrtick_timer)) <= 5000)
+	struct hrtimer *timer = &rq->hrtick_timer;
+	ktime_t when = ktime_add_ns(ns_to_ktime(ft_clock_now()), delay);
+
+	rq->hrtick_time = when;
+	if (ft_hrtick_kept && hrtimer_is_queued(timer) &&
+	    abs(when - hrtimer_get_expires(timer)) <= 5 * NSEC_PER_USEC)
 		return;
-#endif
-	ft_hrtimer_start_on(&rq->hrtick_timer, rq->hrtick_time, cpu_of(rq));
+	ft_hrtimer_start_on(timer, when, cpu_of(rq));
 }
 
 void hrtick_start(struct rq *rq, u64 delay)
 {
-	/* core.c's floor: no slice shorter than 10 us is timed */
-	s64 delta = max_t(s64, delay, 10000LL);
+	int cpu = cpu_of(rq);
 
-#ifdef FT_HAVE_HRTICK_SCHED_DEFER
-	if (rq->hrtick_sched) {
-		rq->hrtick_sched |= FT_HRTICK_START;
-		rq->hrtick_delay = delta;
-		return;
-	}
-#endif
-	hrtick_arm(rq, delta);
+	/* slices shorter than 10 us are timed as 10 us */
+	delay = max_t(u64, delay, 10 * NSEC_PER_USEC);
+	if (ft_m.hrtick_in_schedule[cpu])
+		ft_m.hrtick_pending[cpu] = delay;	/* the last request wins */
+	else
+		ft_hrtick_set(rq, delay);
 }
 
 void ft_hrtick_init(struct rq *rq)
@@ -209,32 +206,40 @@ void ft_hrtick_init(struct rq *rq)
 #endif
 }
 
-/* __schedule()'s entry: 6.12 cancels the slice's timer, 7.2+ defers */
+/*
+ * Our schedule() brackets its pick with these two. Trees before 7.2 drop
+ * the running slice's timer on entry and their pick asks for a new one at
+ * once. From 7.2 the timer survives the reschedule: requests made during
+ * the pick wait in hrtick_pending[] and only the last one is armed on exit,
+ * switch or not (a task picked again gets no set_next_task() and would
+ * otherwise run on to the tick); a CPU left idle has nothing to time.
+ */
 void ft_hrtick_schedule_enter(struct rq *rq)
 {
-#ifdef FT_HAVE_HRTICK_SCHED_DEFER
-	rq->hrtick_sched = FT_HRTICK_DEFER;
-#else
-	if (hrtimer_active(&rq->hrtick_timer))
+	int cpu = cpu_of(rq);
+
+	if (ft_hrtick_kept) {
+		ft_m.hrtick_in_schedule[cpu] = true;
+		ft_m.hrtick_pending[cpu] = 0;
+	} else if (hrtimer_active(&rq->hrtick_timer)) {
 		hrtimer_cancel(&rq->hrtick_timer);
-#endif
+	}
 }
 
-/*
- * __schedule()'s end, switch or not (7.2+): the deferred hrtick_start()
- * arms now; a CPU gone idle has no slice to time. Without it a task picked
- * again (no set_next_task()) kept no timer and ran on to the tick.
- */
 void ft_hrtick_schedule_exit(struct rq *rq)
 {
-#ifdef FT_HAVE_HRTICK_SCHED_DEFER
-	if (rq->hrtick_sched & FT_HRTICK_START)
-		hrtick_arm(rq, rq->hrtick_delay);
-	else if (rq->curr == rq->idle && !rq->nr_running &&
-		 hrtimer_is_queued(&rq->hrtick_timer))
+	int cpu = cpu_of(rq);
+	u64 delay = ft_m.hrtick_pending[cpu];
+	bool idle = rq->curr == rq->idle && !rq->nr_running;
+
+	if (!ft_m.hrtick_in_schedule[cpu])
+		return;
+	ft_m.hrtick_in_schedule[cpu] = false;
+	ft_m.hrtick_pending[cpu] = 0;
+	if (delay)
+		ft_hrtick_set(rq, delay);
+	else if (idle && hrtimer_is_queued(&rq->hrtick_timer))
 		hrtimer_cancel(&rq->hrtick_timer);
-	rq->hrtick_sched = 0;
-#endif
 }
 #else
 void ft_hrtick_init(struct rq *rq)

@@ -65,6 +65,8 @@ struct ft_machine {
 	bool resched_unseen[NR_CPUS];	/* flag set remotely, IPI on its way */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	unsigned long hrticks[NR_CPUS];	/* hrtick expiries (bandwidth.c) */
+	bool hrtick_in_schedule[NR_CPUS];	/* 7.2+: hrtick_start() waits (bandwidth.c) */
+	u64 hrtick_pending[NR_CPUS];	/* its delay, 0 = none */
 	struct ft_idle_detector idle_det;
 	bool idle_clean;		/* no change since idle.c last looked (below) */
 	bool quiet;			/* no change since the last preemption point */
