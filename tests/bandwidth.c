@@ -280,9 +280,92 @@ static void returned_runtime_unthrottles_before_the_period_ends(struct kunit *te
 	KUNIT_EXPECT_GT(test, ft_test_info(test, ids[victim]).exec_ns, exec);
 }
 
+/*
+ * 7.x throttles a task where it returns to user space: throttling the
+ * queue queues a task work on each of its tasks, and a task leaves the
+ * queue (into the group's limbo list) only when its work runs; until then
+ * it is in the kernel and may run. In this machine a task returns to user
+ * space at its CPU's interrupt exit and at its switch in, so a running
+ * task reaches that point within a tick. One CPU, two CPU-bound tasks in
+ * a group limited to 20 ms per 100 ms next to a root task; 5 periods
+ * sampled every 100 us. Expect, while the group's queue is throttled, no
+ * task of the group whose throttle work has run to be running or to gain
+ * run time, the group to run at most a tick past the moment its queue
+ * was throttled (the way to the next interrupt exit), and each throttle
+ * to send at least one task to limbo. Skipped where the tree throttles at
+ * the pick (6.12).
+ */
+static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
+{
+	struct bw_group g;
+	ft_u64 end, tick = ft_tick_nsec(), since = 0, exec_at_throttle = 0;
+	ft_u64 limbo_exec[4] = { 0 };
+	bool was_limbo[4] = { false }, was_throttled = false;
+	int throttles = 0, throttles_to_limbo = 0, ran_with_work = 0;
+	bool limbo_this_throttle = false;
+
+	if (!ft_throttle_deferred())
+		kunit_skip(test, "the tree throttles a queue at the pick, not on the return to user space (7.2 and 7.3 do; 6.12 and a profile without CFS_BANDWIDTH do not)");
+	bw_group_create(test, &g, 2, QUOTA_NS);
+	ft_test_fork(test, 0, 0);
+	end = ft_now() + 5 * PERIOD_NS;
+	while (ft_now() < end) {
+		bool throttled;
+		ft_u64 exec;
+
+		ft_run_for(STEP_NS);
+		throttled = ft_cfs_throttled(0, g.group) == 1;
+		exec = bw_group_exec(test, &g);
+		if (!throttled) {
+			if (was_throttled && limbo_this_throttle)
+				throttles_to_limbo++;
+			was_throttled = false;
+			for (int i = 0; i < g.nr; i++)
+				was_limbo[i] = false;
+			continue;
+		}
+		if (!was_throttled) {
+			since = ft_now() - STEP_NS;
+			exec_at_throttle = exec;
+			was_throttled = true;
+			limbo_this_throttle = false;
+			throttles++;
+		}
+		for (int i = 0; i < g.nr; i++) {
+			struct ft_task_info info = ft_test_info(test, g.ids[i]);
+
+			if (info.running && info.throttle_work_pending)
+				ran_with_work++;
+			if (!info.throttled)
+				continue;
+			limbo_this_throttle = true;
+			if (!was_limbo[i]) {
+				was_limbo[i] = true;
+				limbo_exec[i] = info.exec_ns;
+			}
+			KUNIT_ASSERT_FALSE_MSG(test, info.running,
+					       "task %d runs at %llu us after its throttle work ran",
+					       g.ids[i], ft_now() / 1000);
+			KUNIT_ASSERT_EQ_MSG(test, info.exec_ns, limbo_exec[i],
+					    "task %d gained run time in limbo by %llu us",
+					    g.ids[i], ft_now() / 1000);
+		}
+		KUNIT_ASSERT_LE_MSG(test, exec - exec_at_throttle, tick,
+				    "a group throttled since %llu us ran %llu us more by %llu us",
+				    since / 1000, (exec - exec_at_throttle) / 1000, ft_now() / 1000);
+	}
+	if (was_throttled && limbo_this_throttle)
+		throttles_to_limbo++;
+	kunit_info(test, "%d throttles, %d sent a task to limbo; a task with its work pending ran at %d samples",
+		   throttles, throttles_to_limbo, ran_with_work);
+	KUNIT_EXPECT_GT(test, throttles, 0);
+	KUNIT_EXPECT_EQ(test, throttles_to_limbo, throttles);
+}
+
 static struct kunit_case bandwidth_cases[] = {
 	KUNIT_CASE(group_runs_at_most_its_quota_per_period),
 	KUNIT_CASE(throttled_queue_is_never_picked),
+	KUNIT_CASE(throttled_task_stops_once_it_returns_to_user),
 	KUNIT_CASE(lifting_the_limit_unthrottles_everything),
 	KUNIT_CASE(returned_runtime_unthrottles_before_the_period_ends),
 	{}
