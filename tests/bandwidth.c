@@ -362,6 +362,63 @@ static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, throttles_to_limbo, throttles);
 }
 
+/*
+ * Two CPUs, a CPU-bound task of one group pinned to each, the group
+ * limited to 40 ms per 100 ms; 20 periods. A queue draws runtime from
+ * the group's pool a bandwidth slice (5 ms) at a time, as it needs it, so
+ * while the pool holds runtime neither queue is refused, and the queue
+ * that is ahead holds at most a slice it has not run plus the tick it may
+ * overrun. Expect in every period after the first the two CPUs together
+ * to run at most the quota plus a tick each (an overrun is paid back from
+ * the next period), and each CPU at least half of what is left of the
+ * quota once the other's unspent slice and overrun are taken out.
+ */
+static void each_cpu_draws_from_the_group_pool(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	ft_u64 quota = 2 * QUOTA_NS, tick = ft_tick_nsec(), start, last[2], floor;
+	int ids[2], group;
+
+	KUNIT_ASSERT_EQ(test, ft_nr_cpus(), 2);
+	group = ft_group_create(FT_ROOT_GROUP);
+	KUNIT_ASSERT_GT(test, group, 0);
+	if (ft_group_set_bandwidth(group, PERIOD_NS, quota, 0) == -EOPNOTSUPP)
+		kunit_skip(test, "profile has no CFS bandwidth control (make check PROFILE=debian has it)");
+	attr.group = group;
+	for (int cpu = 0; cpu < 2; cpu++) {
+		attr.cpu = cpu;
+		attr.cpus = 1ULL << cpu;
+		ids[cpu] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[cpu], 0);
+	}
+	floor = (quota - BW_SLICE_NS - tick) / 2;
+	start = ft_now();
+	ft_run_for(PERIOD_NS);
+	for (int cpu = 0; cpu < 2; cpu++)
+		last[cpu] = ft_test_info(test, ids[cpu]).exec_ns;
+	for (int k = 2; k <= PERIODS; k++) {
+		ft_u64 ran[2];
+
+		ft_run_for(start + k * PERIOD_NS - ft_now());
+		for (int cpu = 0; cpu < 2; cpu++) {
+			ft_u64 exec = ft_test_info(test, ids[cpu]).exec_ns;
+
+			ran[cpu] = exec - last[cpu];
+			last[cpu] = exec;
+		}
+		if (k == PERIODS)
+			kunit_info(test, "period %d: cpu0 ran %llu us, cpu1 %llu us of a %llu us quota",
+				   k, ran[0] / 1000, ran[1] / 1000, quota / 1000);
+		KUNIT_EXPECT_LE_MSG(test, ran[0] + ran[1], quota + 2 * tick,
+				    "period %d: the CPUs ran %llu + %llu us of a %llu us quota",
+				    k, ran[0] / 1000, ran[1] / 1000, quota / 1000);
+		for (int cpu = 0; cpu < 2; cpu++)
+			KUNIT_EXPECT_GE_MSG(test, ran[cpu], floor,
+					    "period %d: cpu%d ran %llu us, the other %llu us of a %llu us quota",
+					    k, cpu, ran[cpu] / 1000, ran[!cpu] / 1000, quota / 1000);
+	}
+}
+
 static struct kunit_case bandwidth_cases[] = {
 	KUNIT_CASE(group_runs_at_most_its_quota_per_period),
 	KUNIT_CASE(throttled_queue_is_never_picked),
@@ -384,6 +441,7 @@ static struct kunit_suite bandwidth_smp_suite = {
 	.init = ft_test_boot_two_cpus,
 	.test_cases = (struct kunit_case[]){
 		KUNIT_CASE(group_runs_at_most_its_quota_per_period),
+		KUNIT_CASE(each_cpu_draws_from_the_group_pool),
 		{}
 	},
 };
