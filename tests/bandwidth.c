@@ -288,19 +288,23 @@ static void returned_runtime_unthrottles_before_the_period_ends(struct kunit *te
  * space at its CPU's interrupt exit and at its switch in, so a running
  * task reaches that point within a tick. One CPU, two CPU-bound tasks in
  * a group limited to 20 ms per 100 ms next to a root task; 5 periods
- * sampled every 100 us. Expect, while the group's queue is throttled, no
- * task of the group whose throttle work has run to be running or to gain
- * run time, the group to run at most a tick past the moment its queue
- * was throttled (the way to the next interrupt exit), and each throttle
- * to send at least one task to limbo. Skipped where the tree throttles at
- * the pick (6.12).
+ * sampled every 100 us; in each throttle the first task seen in limbo is
+ * reniced (0 and 1 in turn), a system call that takes it off its queue
+ * and puts it back. Expect, while the group's queue is throttled, no task
+ * of the group whose throttle work has run to be switched in, to run or
+ * to gain run time, a reniced one to stay in limbo, the group to run at
+ * most a tick past the moment its queue was throttled (the way to the
+ * next interrupt exit), and each throttle to send a task to limbo.
+ * Skipped where the tree throttles at the pick (6.12).
  */
 static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
 {
 	struct bw_group g;
 	ft_u64 end, tick = ft_tick_nsec(), since = 0, exec_at_throttle = 0;
 	ft_u64 limbo_exec[4] = { 0 };
-	bool was_limbo[4] = { false }, was_throttled = false;
+	unsigned long limbo_switches[4] = { 0 };
+	bool was_limbo[4] = { false }, was_throttled = false, reniced = false;
+	int nice = 0, renices = 0;
 	int throttles = 0, throttles_to_limbo = 0, ran_with_work = 0;
 	bool limbo_this_throttle = false;
 
@@ -329,6 +333,7 @@ static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
 			exec_at_throttle = exec;
 			was_throttled = true;
 			limbo_this_throttle = false;
+			reniced = false;
 			throttles++;
 		}
 		for (int i = 0; i < g.nr; i++) {
@@ -342,7 +347,21 @@ static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
 			if (!was_limbo[i]) {
 				was_limbo[i] = true;
 				limbo_exec[i] = info.exec_ns;
+				limbo_switches[i] = info.nr_switches_in;
 			}
+			if (!reniced) {
+				nice = !nice;
+				KUNIT_ASSERT_EQ(test, ft_task_set_nice(g.ids[i], nice), 0);
+				reniced = true;
+				renices++;
+				info = ft_test_info(test, g.ids[i]);
+				KUNIT_ASSERT_TRUE_MSG(test, info.throttled,
+						      "task %d left limbo when reniced at %llu us",
+						      g.ids[i], ft_now() / 1000);
+			}
+			KUNIT_ASSERT_EQ_MSG(test, info.nr_switches_in, limbo_switches[i],
+					    "task %d was switched in at %llu us after its throttle work ran",
+					    g.ids[i], ft_now() / 1000);
 			KUNIT_ASSERT_FALSE_MSG(test, info.running,
 					       "task %d runs at %llu us after its throttle work ran",
 					       g.ids[i], ft_now() / 1000);
@@ -356,8 +375,8 @@ static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
 	}
 	if (was_throttled && limbo_this_throttle)
 		throttles_to_limbo++;
-	kunit_info(test, "%d throttles, %d sent a task to limbo; a task with its work pending ran at %d samples",
-		   throttles, throttles_to_limbo, ran_with_work);
+	kunit_info(test, "%d throttles, %d sent a task to limbo, %d renices in limbo; a task with its work pending ran at %d samples",
+		   throttles, throttles_to_limbo, renices, ran_with_work);
 	KUNIT_EXPECT_GT(test, throttles, 0);
 	KUNIT_EXPECT_EQ(test, throttles_to_limbo, throttles);
 }
