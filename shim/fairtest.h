@@ -290,6 +290,12 @@ struct ft_task_info {
 	int group;
 	unsigned long nr_switches_in;	/* times it became curr */
 	unsigned long load_avg, util_avg;	/* PELT: se.avg */
+	/*
+	 * 7.x's deferred throttling (ft_throttle_deferred()): its throttle
+	 * task work is queued and has not run yet; it has run and the task
+	 * waits, dequeued, in its throttled group's limbo list.
+	 */
+	bool throttle_work_pending, throttled;
 };
 int ft_task_info(int id, struct ft_task_info *info);
 int ft_curr(int cpu);		/* task id running on cpu; 0 = idle */

@@ -280,9 +280,168 @@ static void returned_runtime_unthrottles_before_the_period_ends(struct kunit *te
 	KUNIT_EXPECT_GT(test, ft_test_info(test, ids[victim]).exec_ns, exec);
 }
 
+/*
+ * 7.x throttles a task where it returns to user space: throttling the
+ * queue queues a task work on each of its tasks, and a task leaves the
+ * queue (into the group's limbo list) only when its work runs; until then
+ * it is in the kernel and may run. In this machine a task returns to user
+ * space at its CPU's interrupt exit and at its switch in, so a running
+ * task reaches that point within a tick. One CPU, two CPU-bound tasks in
+ * a group limited to 20 ms per 100 ms next to a root task; 5 periods
+ * sampled every 100 us; in each throttle the first task seen in limbo is
+ * reniced (0 and 1 in turn), a system call that takes it off its queue
+ * and puts it back. Expect, while the group's queue is throttled, no task
+ * of the group whose throttle work has run to be switched in, to run or
+ * to gain run time, a reniced one to stay in limbo, the group to run at
+ * most a tick past the moment its queue was throttled (the way to the
+ * next interrupt exit), and each throttle to send a task to limbo.
+ * Skipped where the tree throttles at the pick (6.12).
+ */
+static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
+{
+	struct bw_group g;
+	ft_u64 end, tick = ft_tick_nsec(), since = 0, exec_at_throttle = 0;
+	ft_u64 limbo_exec[4] = { 0 };
+	unsigned long limbo_switches[4] = { 0 };
+	bool was_limbo[4] = { false }, was_throttled = false, reniced = false;
+	int nice = 0, renices = 0;
+	int throttles = 0, throttles_to_limbo = 0, ran_with_work = 0;
+	bool limbo_this_throttle = false;
+
+	if (!ft_throttle_deferred())
+		kunit_skip(test, "the tree throttles a queue at the pick, not on the return to user space (7.2 and 7.3 do; 6.12 and a profile without CFS_BANDWIDTH do not)");
+	bw_group_create(test, &g, 2, QUOTA_NS);
+	ft_test_fork(test, 0, 0);
+	end = ft_now() + 5 * PERIOD_NS;
+	while (ft_now() < end) {
+		bool throttled;
+		ft_u64 exec;
+
+		ft_run_for(STEP_NS);
+		throttled = ft_cfs_throttled(0, g.group) == 1;
+		exec = bw_group_exec(test, &g);
+		if (!throttled) {
+			if (was_throttled && limbo_this_throttle)
+				throttles_to_limbo++;
+			was_throttled = false;
+			for (int i = 0; i < g.nr; i++)
+				was_limbo[i] = false;
+			continue;
+		}
+		if (!was_throttled) {
+			since = ft_now() - STEP_NS;
+			exec_at_throttle = exec;
+			was_throttled = true;
+			limbo_this_throttle = false;
+			reniced = false;
+			throttles++;
+		}
+		for (int i = 0; i < g.nr; i++) {
+			struct ft_task_info info = ft_test_info(test, g.ids[i]);
+
+			if (info.running && info.throttle_work_pending)
+				ran_with_work++;
+			if (!info.throttled)
+				continue;
+			limbo_this_throttle = true;
+			if (!was_limbo[i]) {
+				was_limbo[i] = true;
+				limbo_exec[i] = info.exec_ns;
+				limbo_switches[i] = info.nr_switches_in;
+			}
+			if (!reniced) {
+				nice = !nice;
+				KUNIT_ASSERT_EQ(test, ft_task_set_nice(g.ids[i], nice), 0);
+				reniced = true;
+				renices++;
+				info = ft_test_info(test, g.ids[i]);
+				KUNIT_ASSERT_TRUE_MSG(test, info.throttled,
+						      "task %d left limbo when reniced at %llu us",
+						      g.ids[i], ft_now() / 1000);
+			}
+			KUNIT_ASSERT_EQ_MSG(test, info.nr_switches_in, limbo_switches[i],
+					    "task %d was switched in at %llu us after its throttle work ran",
+					    g.ids[i], ft_now() / 1000);
+			KUNIT_ASSERT_FALSE_MSG(test, info.running,
+					       "task %d runs at %llu us after its throttle work ran",
+					       g.ids[i], ft_now() / 1000);
+			KUNIT_ASSERT_EQ_MSG(test, info.exec_ns, limbo_exec[i],
+					    "task %d gained run time in limbo by %llu us",
+					    g.ids[i], ft_now() / 1000);
+		}
+		KUNIT_ASSERT_LE_MSG(test, exec - exec_at_throttle, tick,
+				    "a group throttled since %llu us ran %llu us more by %llu us",
+				    since / 1000, (exec - exec_at_throttle) / 1000, ft_now() / 1000);
+	}
+	if (was_throttled && limbo_this_throttle)
+		throttles_to_limbo++;
+	kunit_info(test, "%d throttles, %d sent a task to limbo, %d renices in limbo; a task with its work pending ran at %d samples",
+		   throttles, throttles_to_limbo, renices, ran_with_work);
+	KUNIT_EXPECT_GT(test, throttles, 0);
+	KUNIT_EXPECT_EQ(test, throttles_to_limbo, throttles);
+}
+
+/*
+ * Two CPUs, a CPU-bound task of one group pinned to each, the group
+ * limited to 40 ms per 100 ms; 20 periods. A queue draws runtime from
+ * the group's pool a bandwidth slice (5 ms) at a time, as it needs it, so
+ * while the pool holds runtime neither queue is refused, and the queue
+ * that is ahead holds at most a slice it has not run plus the tick it may
+ * overrun. Expect in every period after the first the two CPUs together
+ * to run at most the quota plus a tick each (an overrun is paid back from
+ * the next period), and each CPU at least half of what is left of the
+ * quota once the other's unspent slice and overrun are taken out.
+ */
+static void each_cpu_draws_from_the_group_pool(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	ft_u64 quota = 2 * QUOTA_NS, tick = ft_tick_nsec(), start, last[2], floor;
+	int ids[2], group;
+
+	KUNIT_ASSERT_EQ(test, ft_nr_cpus(), 2);
+	group = ft_group_create(FT_ROOT_GROUP);
+	KUNIT_ASSERT_GT(test, group, 0);
+	if (ft_group_set_bandwidth(group, PERIOD_NS, quota, 0) == -EOPNOTSUPP)
+		kunit_skip(test, "profile has no CFS bandwidth control (make check PROFILE=debian has it)");
+	attr.group = group;
+	for (int cpu = 0; cpu < 2; cpu++) {
+		attr.cpu = cpu;
+		attr.cpus = 1ULL << cpu;
+		ids[cpu] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[cpu], 0);
+	}
+	floor = (quota - BW_SLICE_NS - tick) / 2;
+	start = ft_now();
+	ft_run_for(PERIOD_NS);
+	for (int cpu = 0; cpu < 2; cpu++)
+		last[cpu] = ft_test_info(test, ids[cpu]).exec_ns;
+	for (int k = 2; k <= PERIODS; k++) {
+		ft_u64 ran[2];
+
+		ft_run_for(start + k * PERIOD_NS - ft_now());
+		for (int cpu = 0; cpu < 2; cpu++) {
+			ft_u64 exec = ft_test_info(test, ids[cpu]).exec_ns;
+
+			ran[cpu] = exec - last[cpu];
+			last[cpu] = exec;
+		}
+		if (k == PERIODS)
+			kunit_info(test, "period %d: cpu0 ran %llu us, cpu1 %llu us of a %llu us quota",
+				   k, ran[0] / 1000, ran[1] / 1000, quota / 1000);
+		KUNIT_EXPECT_LE_MSG(test, ran[0] + ran[1], quota + 2 * tick,
+				    "period %d: the CPUs ran %llu + %llu us of a %llu us quota",
+				    k, ran[0] / 1000, ran[1] / 1000, quota / 1000);
+		for (int cpu = 0; cpu < 2; cpu++)
+			KUNIT_EXPECT_GE_MSG(test, ran[cpu], floor,
+					    "period %d: cpu%d ran %llu us, the other %llu us of a %llu us quota",
+					    k, cpu, ran[cpu] / 1000, ran[!cpu] / 1000, quota / 1000);
+	}
+}
+
 static struct kunit_case bandwidth_cases[] = {
 	KUNIT_CASE(group_runs_at_most_its_quota_per_period),
 	KUNIT_CASE(throttled_queue_is_never_picked),
+	KUNIT_CASE(throttled_task_stops_once_it_returns_to_user),
 	KUNIT_CASE(lifting_the_limit_unthrottles_everything),
 	KUNIT_CASE(returned_runtime_unthrottles_before_the_period_ends),
 	{}
@@ -301,6 +460,7 @@ static struct kunit_suite bandwidth_smp_suite = {
 	.init = ft_test_boot_two_cpus,
 	.test_cases = (struct kunit_case[]){
 		KUNIT_CASE(group_runs_at_most_its_quota_per_period),
+		KUNIT_CASE(each_cpu_draws_from_the_group_pool),
 		{}
 	},
 };

@@ -64,6 +64,11 @@ int ft_task_info(int id, struct ft_task_info *info)
 		.nr_switches_in = ft_m.tasks[id].switches_in,
 		.load_avg = p->se.avg.load_avg,
 		.util_avg = p->se.avg.util_avg,
+#if defined(CONFIG_CFS_BANDWIDTH) && defined(FT_HAVE_CFS_THROTTLE_WORK)
+		/* init_cfs_throttle_work(): next points at itself while not queued */
+		.throttle_work_pending = p->sched_throttle_work.next != &p->sched_throttle_work,
+		.throttled = p->throttled,
+#endif
 	};
 	return 0;
 }
