@@ -88,8 +88,11 @@ campaign sim KIND=sim WORKLOAD=fixtures/workloads/sleeper.json FEATURES_B=PREEMP
 	--duration 1) >"$tmp/sim.ref" 2>&1
 same "sim: 6 run shards merge to make sim-ab's tables" "$tmp/sim.out" "$tmp/sim.ref"
 
-# a killed shard: shard 2 of 4 (seeds 501-1000) killed mid-run, rerun
-(cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
+# a killed shard: shard 2 of 4 (seeds 4001-8000) killed mid-run, rerun;
+# shards of 4000 seeds run about 2 s here, long enough to be caught running
+# (at 500 an idle machine ran a shard in a quarter of a second, and the
+# watch below missed it)
+(cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-16000 SHARD=4000 CAMPAIGN_JOBS=1 SEED=1 \
 	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/kill.out" 2>"$tmp/kill.err") &
 bg=$!
 killed=
@@ -97,7 +100,7 @@ i=0
 while [ $i -lt 600 ] && [ -z "$killed" ] && kill -0 $bg 2>/dev/null; do
 	# the runner itself (its parent is the shard), not a case's process:
 	# a case that dies is a result, a shard that dies is lost
-	for p in $(pgrep -f -- "^bundle/fairtest --seed 501 "); do
+	for p in $(pgrep -f -- "^bundle/fairtest --seed 4001 "); do
 		[ "$(readlink "/proc/$p/cwd")" = "$tmp/kill" ] &&
 			tr '\0' ' ' <"/proc/$(ps -o ppid= -p "$p" | tr -d ' ')/cmdline" 2>/dev/null |
 				grep -q 'campaign.sh shard' &&
@@ -108,7 +111,7 @@ while [ $i -lt 600 ] && [ -z "$killed" ] && kill -0 $bg 2>/dev/null; do
 	i=$((i + 1))
 done
 wait $bg
-FAIRTEST_SEQUENCES=2000 "$obj/fairtest" --seed 1 --timeout 0 "$pfilter" >"$tmp/kill.ref"
+FAIRTEST_SEQUENCES=16000 "$obj/fairtest" --seed 1 --timeout 0 "$pfilter" >"$tmp/kill.ref"
 runs=$(grep -c '^000002 ' "$tmp/kill/attempts")
 if [ -n "$killed" ] && [ "$runs" -ge 2 ]; then
 	ok "a shard killed mid-run is rerun (shard 2 ran $runs times)"
@@ -117,7 +120,7 @@ else
 fi
 same "the campaign with a killed shard merges to the whole run" "$tmp/kill.out" "$tmp/kill.ref"
 lines=$(wc -l <"$tmp/kill/attempts")
-(cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
+(cd "$top" && CAMPAIGN=$tmp/kill KIND=property SEEDS=1-16000 SHARD=4000 CAMPAIGN_JOBS=1 SEED=1 \
 	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/again.out" 2>"$tmp/again.err")
 if [ "$(wc -l <"$tmp/kill/attempts")" -eq "$lines" ] && cmp -s "$tmp/again.out" "$tmp/kill.ref"; then
 	ok "a second run of a finished campaign reruns no shard and prints the same report"
@@ -128,7 +131,7 @@ fi
 # an interrupted campaign (parallel stopped after its first shard) resumes
 # with the shards not yet finished only (the one parallel stopped mid-run
 # among them)
-(CAMPAIGN=$tmp/resume KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
+(CAMPAIGN=$tmp/resume KIND=property SEEDS=1-16000 SHARD=4000 CAMPAIGN_JOBS=1 SEED=1 \
 	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/resume1.out" 2>"$tmp/resume1.err") &
 bg=$!
 i=0 stopped=
@@ -143,7 +146,7 @@ wait $bg
 rc1=$?
 finished=$(ls "$tmp/resume/out")
 done1=$(echo "$finished" | grep -c .)
-CAMPAIGN=$tmp/resume KIND=property SEEDS=1-2000 SHARD=500 CAMPAIGN_JOBS=1 SEED=1 \
+CAMPAIGN=$tmp/resume KIND=property SEEDS=1-16000 SHARD=4000 CAMPAIGN_JOBS=1 SEED=1 \
 	"$camp" run "$obj" "$ksrc" "$profile" >"$tmp/resume2.out" 2>"$tmp/resume2.err"
 twice=$(sed 's/ .*//' "$tmp/resume/attempts" | sort | uniq -d | grep -Fx "$finished" | paste -sd, -)
 if [ -n "$stopped" ] && [ "$rc1" = 1 ] && [ "$done1" -lt 4 ] && [ -z "$twice" ] &&
