@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "harness.h"
 
 #define PERIOD_NS	(100 * NSEC_PER_MSEC)
@@ -24,8 +25,12 @@ struct bw_group {
 	int ids[4];
 };
 
-/* A group of @nr CPU-bound tasks limited to @quota per PERIOD_NS. */
-static void bw_group_create(struct kunit *test, struct bw_group *g, int nr, ft_u64 quota)
+/*
+ * A group of @nr CPU-bound tasks limited to @quota per PERIOD_NS, task i
+ * on CPU i modulo the CPUs (@pinned: and allowed there only).
+ */
+static void bw_group_create(struct kunit *test, struct bw_group *g, int nr, ft_u64 quota,
+			    bool pinned)
 {
 	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
 	int ret;
@@ -40,6 +45,8 @@ static void bw_group_create(struct kunit *test, struct bw_group *g, int nr, ft_u
 	g->nr = nr;
 	for (int i = 0; i < nr; i++) {
 		attr.cpu = i % ft_nr_cpus();
+		if (pinned)
+			attr.cpus = 1ULL << attr.cpu;
 		g->ids[i] = ft_task_fork(&attr);
 		KUNIT_ASSERT_GT(test, g->ids[i], 0);
 	}
@@ -90,7 +97,7 @@ static void group_runs_at_most_its_quota_per_period(struct kunit *test)
 	ft_u64 start = ft_now(), base;
 	int cpus = ft_nr_cpus();
 
-	bw_group_create(test, &g, 2 * cpus, QUOTA_NS);
+	bw_group_create(test, &g, 2 * cpus, QUOTA_NS, false);
 	for (int cpu = 0; cpu < cpus; cpu++)
 		ft_test_fork(test, 0, cpu);
 	base = bw_group_exec(test, &g);
@@ -128,7 +135,7 @@ static void throttled_queue_is_never_picked(struct kunit *test)
 	ft_u64 since = 0, exec_at_throttle = 0;
 	int periods_at_throttle = -1, throttled_samples = 0;
 
-	bw_group_create(test, &g, 2, QUOTA_NS);
+	bw_group_create(test, &g, 2, QUOTA_NS, false);
 	ft_test_fork(test, 0, 0);
 	end = ft_now() + 10 * PERIOD_NS;
 	while (ft_now() < end) {
@@ -177,7 +184,7 @@ static void lifting_the_limit_unthrottles_everything(struct kunit *test)
 	ft_u64 before[2], g0, r0, ran_g, ran_r;
 	int root_task, steps = 0;
 
-	bw_group_create(test, &g, 2, QUOTA_NS);
+	bw_group_create(test, &g, 2, QUOTA_NS, false);
 	root_task = ft_test_fork(test, 0, 0);
 	while (ft_cfs_throttled(0, g.group) != 1 && steps++ < 10000)
 		ft_run_for(STEP_NS);
@@ -223,23 +230,15 @@ static void lifting_the_limit_unthrottles_everything(struct kunit *test)
  */
 static void returned_runtime_unthrottles_before_the_period_ends(struct kunit *test)
 {
-	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
 	struct ft_bandwidth_info bw;
+	struct bw_group g;
 	ft_u64 tick = ft_tick_nsec(), returned_at, exec;
 	int ids[3], group, periods, victim = -1;
 
 	KUNIT_ASSERT_EQ(test, ft_boot(3), 0);
-	group = ft_group_create(FT_ROOT_GROUP);
-	KUNIT_ASSERT_GT(test, group, 0);
-	if (ft_group_set_bandwidth(group, PERIOD_NS, PERIOD_NS, 0) == -EOPNOTSUPP)
-		kunit_skip(test, "profile has no CFS bandwidth control (make check PROFILE=debian has it)");
-	attr.group = group;
-	for (int cpu = 0; cpu < 3; cpu++) {
-		attr.cpu = cpu;
-		attr.cpus = 1ULL << cpu;
-		ids[cpu] = ft_task_fork(&attr);
-		KUNIT_ASSERT_GT(test, ids[cpu], 0);
-	}
+	bw_group_create(test, &g, 3, PERIOD_NS, true);
+	group = g.group;
+	memcpy(ids, g.ids, sizeof(ids));
 	/* between two ticks: the next charges each queue a whole tick */
 	ft_run_for(tick + tick / 2);
 	KUNIT_ASSERT_EQ(test, ft_group_set_bandwidth(group, PERIOD_NS,
@@ -310,7 +309,7 @@ static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
 
 	if (!ft_throttle_deferred())
 		kunit_skip(test, "the tree throttles a queue at the pick, not on the return to user space (7.2 and 7.3 do; 6.12 and a profile without CFS_BANDWIDTH do not)");
-	bw_group_create(test, &g, 2, QUOTA_NS);
+	bw_group_create(test, &g, 2, QUOTA_NS, false);
 	ft_test_fork(test, 0, 0);
 	end = ft_now() + 5 * PERIOD_NS;
 	while (ft_now() < end) {
@@ -394,22 +393,13 @@ static void throttled_task_stops_once_it_returns_to_user(struct kunit *test)
  */
 static void each_cpu_draws_from_the_group_pool(struct kunit *test)
 {
-	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	struct bw_group g;
 	ft_u64 quota = 2 * QUOTA_NS, tick = ft_tick_nsec(), start, last[2], floor;
-	int ids[2], group;
+	int ids[2];
 
 	KUNIT_ASSERT_EQ(test, ft_nr_cpus(), 2);
-	group = ft_group_create(FT_ROOT_GROUP);
-	KUNIT_ASSERT_GT(test, group, 0);
-	if (ft_group_set_bandwidth(group, PERIOD_NS, quota, 0) == -EOPNOTSUPP)
-		kunit_skip(test, "profile has no CFS bandwidth control (make check PROFILE=debian has it)");
-	attr.group = group;
-	for (int cpu = 0; cpu < 2; cpu++) {
-		attr.cpu = cpu;
-		attr.cpus = 1ULL << cpu;
-		ids[cpu] = ft_task_fork(&attr);
-		KUNIT_ASSERT_GT(test, ids[cpu], 0);
-	}
+	bw_group_create(test, &g, 2, quota, true);
+	memcpy(ids, g.ids, sizeof(ids));
 	floor = (quota - BW_SLICE_NS - tick) / 2;
 	start = ft_now();
 	ft_run_for(PERIOD_NS);
