@@ -8,8 +8,9 @@
 # the trace has them), each with the wake-up line's flags and the task on
 # the CPU when it came (<idle> for a timer out of idle), what ran on the
 # CPU it was switched in on between the wake-up and that switch (comm and
-# how long), and what else woke in the millisecond before and until the
-# switch (offset from the wake-up). A latency whose CPU ran only the idle
+# how long), what else woke in the millisecond before and until the
+# switch (offset from the wake-up), and what ran there in that millisecond
+# before. A latency whose CPU ran only the idle
 # task throughout went to interrupts or the idle exit, which the trace does
 # not show. docs/fidelity-differences.md uses it for the maxima.
 #
@@ -43,6 +44,18 @@ def us(s):
 def short(comm):
     # fairsim's comms carry the instance ("B-0"), the real ones not
     return "<idle>" if comm.startswith("swapper/") else comm
+
+
+def runs(sw, i, t0, t1):
+    """what ran on a CPU (its switches sw, from the i-th) in [t0, t1)"""
+    out = []
+    while i < len(sw) and sw[i][0] < t1:
+        start = max(sw[i][0], t0)
+        end = min(sw[i + 1][0] if i + 1 < len(sw) else t1, t1)
+        if end > start or not out:
+            out.append("%s %s us" % (short(sw[i][1]), us(end - start)))
+        i += 1
+    return out
 
 
 for path in paths:
@@ -94,15 +107,13 @@ for path in paths:
     for lat, t0, t1, cpu, flags, waker in lats[:n]:
         sw = switches.get(cpu, [])
         i = max(bisect.bisect_right([s[0] for s in sw], t0) - 1, 0)
-        ran = []
-        while i < len(sw) and sw[i][0] < t1:
-            start = max(sw[i][0], t0)
-            end = min(sw[i + 1][0] if i + 1 < len(sw) else t1, t1)
-            if end > start or not ran:
-                ran.append("%s %s us" % (short(sw[i][1]), us(end - start)))
-            i += 1
+        ran = runs(sw, i, t0, t1)
+        j = max(bisect.bisect_right([s[0] for s in sw], t0 - BEFORE) - 1, 0)
+        before = runs(sw, j, t0 - BEFORE, t0)
         lo, hi = bisect.bisect_left(wake_t, t0 - BEFORE), bisect.bisect_right(wake_t, t1)
         woke = ["%s %+d" % (short(c), round((t - t0) * 1e6)) for t, c, _ in wakes[lo:hi]
                 if not named(c)]
-        print("  %s us at %.6f on CPU %d (flags %s, woken from %s): ran %s; woke (us from it): %s" % (
-            us(lat), t0, cpu, flags, waker, ", ".join(ran) or "-", ", ".join(woke) or "none"))
+        print("  %s us at %.6f on CPU %d (flags %s, woken from %s): ran %s; woke (us from it): %s; "
+              "in the 1 ms before it ran %s" % (
+                  us(lat), t0, cpu, flags, waker, ", ".join(ran) or "-", ", ".join(woke) or "none",
+                  ", ".join(before) or "-"))

@@ -21,10 +21,11 @@ not_ok() { echo "not ok - twin: $1"; failed=$((failed + 1)); }
 mkdir -p "$out"
 rm -rf "$out/sleeper" "$out/bad"
 # twin/maxima.py on a small trace of ours: ct woken four times, once
-# before the window, once while a kworker it did not wait for was
-# running (800 us of it, then 100 us of idle). Expect 3 wake-ups in the
+# before the window, once behind a kworker that was running when it
+# came (800 us of it, then 100 us of idle). Expect 3 wake-ups in the
 # window, the longest 900 us with the kworker's 800 us and its wake-up
-# 100 us before, and the one outside the window (5000 us) not counted.
+# 100 us before (after 895 us of idle), and the one outside the window
+# (5000 us) not counted.
 cat >"$out/maxima.trace" <<'EOF'
 # tracer: nop
           <idle>-0       [000] d.h2.     0.900000: sched_wakeup: comm=ct pid=7 prio=120 target_cpu=000
@@ -46,7 +47,7 @@ cat >"$out/maxima.trace" <<'EOF'
 EOF
 mx=$(python3 "$top/twin/maxima.py" ct 1 "$out/maxima.trace" 2>&1)
 if echo "$mx" | grep -q ': 3 wake-ups of ct; the 1 longest:$' &&
-   echo "$mx" | grep -q '^  900 us at 1.002000 on CPU 0 .*ran kworker/0:1 800 us, <idle> 100 us; woke (us from it): kworker/0:1 -100$'; then
+   echo "$mx" | grep -q '^  900 us at 1.002000 on CPU 0 .*ran kworker/0:1 800 us, <idle> 100 us; woke (us from it): kworker/0:1 -100; in the 1 ms before it ran <idle> 5 us, ct 10 us, <idle> 895 us, kworker/0:1 90 us$'; then
 	ok "maxima.py: the worst wake-up in the window and the kworker that ran before it"
 else
 	echo "$mx" | sed 's/^/# /'
