@@ -76,15 +76,19 @@ if [ "$part" != tree ]; then
 		m["FT_PICK_EEVDF_PROTECT"] = 1 }
 	/^static u64 ineligible_vruntime\(struct cfs_rq/ { m["FT_HAVE_PROTECT_INELIGIBLE"] = 1 }
 	/u64 slice = normalized_sysctl_sched_base_slice;/ { m["FT_HAVE_MIN_QUANTUM"] = 1 }
-	# The wake-up of a delayed task (ENQUEUE_DELAYED): does enqueue_task_fair()
-	# update curr before requeue_delayed_entity() takes the lag against V?
-	# Without it (6.12, 7.2) V is as of the last update of curr, which can leave a
-	# positive lag negative and DELAY_ZERO with nothing to clip (the sleeper
-	# experiment, where 7.3 differs; tests/sim).
+	# The wake-up of a delayed task (ENQUEUE_DELAYED): is curr updated before
+	# requeue_delayed_entity() takes the lag against V, by enqueue_task_fair()
+	# before the call (7.3) or by requeue_delayed_entity() itself before
+	# update_entity_lag() (7.2.13)? Without it (6.12) V is as of the last
+	# update of curr, which can leave a positive lag negative and DELAY_ZERO
+	# with nothing to clip (the sleeper experiment; tests/sim).
 	/^enqueue_task_fair\(/ { in_enqueue = 1 }
 	in_enqueue && /update_curr/ { updated = 1 }
 	in_enqueue && /requeue_delayed_entity\(/ { if (updated) m["FT_HAVE_REQUEUE_CURRENT_V"] = 1; in_enqueue = 0 }
 	in_enqueue && /^}/ { in_enqueue = 0 }
+	/^requeue_delayed_entity\(.*\)$/ { in_requeue = 1 }
+	in_requeue && /update_curr/ { m["FT_HAVE_REQUEUE_CURRENT_V"] = 1 }
+	in_requeue && (/update_entity_lag\(/ || /^}/) { in_requeue = 0 }
 	# Findings: known fair.c weaknesses, detected from the construction that
 	# causes them, so tests of the exact rule expect the failure only there.
 	# min_slice rides along in min_vruntime_update() while the rotate and

@@ -524,9 +524,10 @@ done
 # runs at a tick and its bursts stay on the tick grid (ticks land on its
 # wake-ups), with seed 2 it first runs 0.131 ms in, off the grid. It
 # matters only where B wakes with no lag: DELAY_ZERO clips the positive
-# lag a delayed B has at its wake-up, and trees whose enqueue_task_fair()
-# updates curr before requeue_delayed_entity() (probes.h,
-# FT_HAVE_REQUEUE_CURRENT_V: 7.3) see that lag; the others (6.12, 7.2)
+# lag a delayed B has at its wake-up, and trees that update curr before
+# requeue_delayed_entity() takes the lag (probes.h,
+# FT_HAVE_REQUEUE_CURRENT_V: 7.3 in enqueue_task_fair(), 7.2.13 in
+# requeue_delayed_entity() itself) see that lag; the others (6.12)
 # take it against a V as of A's last update, negative, and keep B's old
 # vruntime, which carries it through. Expect B at 50% on the grid on every
 # tree; off the grid 33.3% on REQUEUE_CURRENT_V trees and 50% elsewhere;

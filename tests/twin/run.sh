@@ -20,6 +20,40 @@ ok() { echo "ok - twin: $1"; passed=$((passed + 1)); }
 not_ok() { echo "not ok - twin: $1"; failed=$((failed + 1)); }
 mkdir -p "$out"
 rm -rf "$out/sleeper" "$out/bad"
+# twin/maxima.py on a small trace of ours: ct woken four times, once
+# before the window, once behind a kworker that was running when it
+# came (800 us of it, then 100 us of idle). Expect 3 wake-ups in the
+# window, the longest 900 us with the kworker's 800 us and its wake-up
+# 100 us before (after 895 us of idle), and the one outside the window
+# (5000 us) not counted.
+cat >"$out/maxima.trace" <<'EOF'
+# tracer: nop
+          <idle>-0       [000] d.h2.     0.900000: sched_wakeup: comm=ct pid=7 prio=120 target_cpu=000
+          <idle>-0       [000] d..2.     0.905000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ct next_pid=7 next_prio=120
+              ct-7       [000] d..2.     0.905010: sched_switch: prev_comm=ct prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+            init-1       [000] .....     1.000000: tracing_mark_write: fairtest_twin: window_start
+          <idle>-0       [000] d.h2.     1.001000: sched_wakeup: comm=ct pid=7 prio=120 target_cpu=000
+          <idle>-0       [000] d..2.     1.001005: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ct next_pid=7 next_prio=120
+              ct-7       [000] d..2.     1.001015: sched_switch: prev_comm=ct prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0       [000] dNs2.     1.001900: sched_wakeup: comm=kworker/0:1 pid=30 prio=120 target_cpu=000
+          <idle>-0       [000] d..2.     1.001910: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker/0:1 next_pid=30 next_prio=120
+     kworker/0:1-30      [000] d.h2.     1.002000: sched_wakeup: comm=ct pid=7 prio=120 target_cpu=000
+     kworker/0:1-30      [000] d..2.     1.002800: sched_switch: prev_comm=kworker/0:1 prev_pid=30 prev_prio=120 prev_state=I ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0       [000] d..2.     1.002900: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ct next_pid=7 next_prio=120
+              ct-7       [000] d..2.     1.002910: sched_switch: prev_comm=ct prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0       [000] d.h2.     1.003000: sched_wakeup: comm=ct pid=7 prio=120 target_cpu=000
+          <idle>-0       [000] d..2.     1.003040: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ct next_pid=7 next_prio=120
+            init-1       [000] .....     1.004000: tracing_mark_write: fairtest_twin: window_end
+EOF
+mx=$(python3 "$top/twin/maxima.py" ct 1 "$out/maxima.trace" 2>&1)
+if echo "$mx" | grep -q ': 3 wake-ups of ct; the 1 longest:$' &&
+   echo "$mx" | grep -q '^  900 us at 1.002000 on CPU 0 .*ran kworker/0:1 800 us, <idle> 100 us; woke (us from it): kworker/0:1 -100; in the 1 ms before it ran <idle> 5 us, ct 10 us, <idle> 895 us, kworker/0:1 90 us$'; then
+	ok "maxima.py: the worst wake-up in the window and the kworker that ran before it"
+else
+	echo "$mx" | sed 's/^/# /'
+	not_ok "maxima.py: not the 900 us wake-up with the kworker's 800 us"
+fi
+
 # A tree of the user's own has no Debian image (make twin says so): a
 # skip. Any other failure (a broken mirror, a bad package) is a failure.
 if ! why=$("$top/sched_fair/kimage.sh" "$ksrc" 2>&1 >/dev/null); then
@@ -27,7 +61,7 @@ if ! why=$("$top/sched_fair/kimage.sh" "$ksrc" 2>&1 >/dev/null); then
 	case $why in
 	*"is not a Debian linux-source tree"*)
 		echo "ok - twin: # SKIP no kernel to boot: $why"
-		echo "twin: 0 passed, 0 failed, 1 skipped"
+		echo "twin: $passed passed, 0 failed, 1 skipped"
 		exit 0 ;;
 	esac
 	echo "not ok - twin: no kernel to boot: ${why:-kimage.sh failed and said nothing}"
