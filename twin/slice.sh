@@ -21,17 +21,18 @@ dir=$(dirname "$initrd")
 so=$dir/fairtest-slice.so
 cc=${CC:-cc}
 command -v "$cc" >/dev/null || die "no C compiler ($cc) for the slice helper twin/slice.c; install gcc"
+command -v busybox >/dev/null || die "no busybox for the helper's cpio; install busybox-static (sched_fair/deps.sh busybox-static)"
 
 key=$({ cat "$top/twin/slice.c"; "$cc" --version | head -n 1; } | md5sum)
 if [ ! -f "$so" ] || [ "$(cat "$so.key" 2>/dev/null)" != "$key" ]; then
 	# no -ldl: glibc 2.34 and later has dlsym in libc (the loader serves
 	# the thread-local flag), and the guest
 	# holds only the libraries rt-app and hackbench load
-	"$cc" -O2 -Wall -Wextra -fPIC -shared -o "$so.tmp" "$top/twin/slice.c" ||
+	"$cc" -O2 -Wall -Wextra -fPIC -shared -o "$so.$$.tmp" "$top/twin/slice.c" ||
 		die "twin/slice.c did not build (above)"
-	need=$(readelf -d "$so.tmp" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v '^\(libc\.so\.6\|ld-linux-x86-64\.so\.2\)$' || true)
-	[ -z "$need" ] || { rm -f "$so.tmp"; die "twin/slice.c's library needs $need, which the guest does not hold"; }
-	mv "$so.tmp" "$so"
+	need=$(readelf -d "$so.$$.tmp" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v '^\(libc\.so\.6\|ld-linux-x86-64\.so\.2\)$' || true)
+	[ -z "$need" ] || { rm -f "$so.$$.tmp"; die "twin/slice.c's library needs $need, which the guest does not hold"; }
+	mv "$so.$$.tmp" "$so"
 	echo "$key" >"$so.key"
 fi
 
