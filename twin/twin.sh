@@ -11,6 +11,8 @@
 #                                 the window, console, calibration, features
 #   RESULT/real-N.{txt,json}      the analysis of that boot's trace
 #   RESULT/twin.txt, twin.json    the table printed on stdout
+#   RESULT/rtapp.slice            the slices the guest gave rt-app's threads
+#                                 (twin/slice.c), for a file with dl-runtime
 #
 # SIM_ARGS: more options for fairsim's run (the model's costs: --ideal,
 # --timer-slack, ...), as words.
@@ -18,7 +20,8 @@
 # FAIRTEST_TWIN_STORE=DIR keeps a copy of the boots in DIR/<key>, the key a
 # hash of what decides them: the kernel package and version, the file
 # rt-app runs (the workload's content, the window), the features, CPUs,
-# boots, accelerator, the guest's /init and extra kernel arguments. With
+# boots, accelerator, the guest's /init and extra kernel arguments, and for
+# a file with SCHED_OTHER slices the slice map and twin/slice.c. With
 # FAIRTEST_TWIN_REUSE=1 as well, boots stored under that key are used
 # instead of booting; their traces still go through today's analysis and
 # fairsim always runs (twin/fidelity.sh uses this).
