@@ -117,6 +117,10 @@ twin=$(sed -n 's/^twin: \([0-9]* passed.*\)/\1/p' "$obj/twin.log" | tail -n 1)
 "$top/tests/twin/kernel.sh" "$ksrc" "$obj/twin-kernel-test" >"$obj/twin-kernel.log" 2>&1 || failed=1
 cat "$obj/twin-kernel.log"
 twin="$twin, $(sed -n 's/^twin-kernel: \([0-9]* passed.*\)/\1/p' "$obj/twin-kernel.log" | tail -n 1)"
+# The file's slices on the real side: the map and the guest's helper, no boot.
+"$top/tests/twin/slice.sh" "$obj/twin-slice-test" >"$obj/twin-slice.log" 2>&1 || failed=1
+cat "$obj/twin-slice.log"
+twin="$twin, $(sed -n 's/^twin-slice: \([0-9]* passed.*\)/\1/p' "$obj/twin-slice.log" | tail -n 1)"
 
 # README and docs: links resolve, make targets and knobs are make help's.
 python3 "$top/tests/docs/check.py" "$top" >"$obj/docs.log" 2>&1 || failed=1

@@ -33,6 +33,9 @@ sleeper:6.12:base:!DELAY_DEQUEUE sleeper:7.3:base:!DELAY_DEQUEUE
 sleeper:7.3:debian: sleeper:7.3:debian:!DELAY_DEQUEUE
 cyclictest:6.12:base: cyclictest:7.3:base:
 cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base: cyclictest-rtapp:7.3:debian:
+slice-hint-1cpu-0.1x:6.12:base: slice-hint-1cpu-1x:6.12:base: slice-hint-1cpu-10x:6.12:base:
+slice-hint-1cpu-0.1x:7.3:base: slice-hint-1cpu-1x:7.3:base: slice-hint-1cpu-10x:7.3:base:
+slice-hint-1cpu-0.1x:7.3:debian: slice-hint-1cpu-1x:7.3:debian: slice-hint-1cpu-10x:7.3:debian:
 weights:6.12:base: weights:7.3:base: weights:7.3:debian:
 schbench-mutex:6.12:base: schbench-mutex:7.3:base: schbench-mutex:7.3:debian:
 cyclictest-hackbench-1cpu:6.12:base: cyclictest-hackbench-1cpu:7.3:base::1:3 cyclictest-hackbench-1cpu:7.3:debian::1:3
@@ -96,19 +99,6 @@ EOF
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $cost us an operation (measured)" "$kv" "$prof" \
 			"${feat:-defaults}" "$cpus" "$dir" twin-cost.json
 	fi
-	# rt-app 1.0 sets a SCHED_OTHER thread's policy with sched_setscheduler()
-	# and never its sched_runtime: the real tasks run with the default slice
-	# whatever dl-runtime says. The same real boots beside fairsim given the
-	# file without dl-runtime, which is what the real kernel ran.
-	# (alone on its CPU a task's slice decides nothing: beside others only)
-	case $w in cyclictest-rtapp) ;; *) continue ;; esac
-	nodl=$logs/$w-nodl.json
-	sed '/"dl-runtime"/d' "$top/fixtures/workloads/$w.json" >"$nodl" || exit 1
-	(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
-		${feat:+--features "$feat"} --json sim-nodl.json "$nodl" >/dev/null &&
-	 "$dir/../../fairsim" --twin sim-nodl.json real-*.json --json twin-nodl.json >/dev/null 2>&1) ||
-		{ echo "fairtest: fidelity.sh: fairsim on $nodl failed" >&2; exit 1; }
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, no dl-runtime" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin-nodl.json
 done >"$logs/twins.tsv.tmp" || exit 1
 mv "$logs/twins.tsv.tmp" "$logs/twins.tsv" || exit 1
 

@@ -11,6 +11,8 @@
 #                                 the window, console, calibration, features
 #   RESULT/real-N.{txt,json}      the analysis of that boot's trace
 #   RESULT/twin.txt, twin.json    the table printed on stdout
+#   RESULT/rtapp.slice            the slices the guest gave rt-app's threads
+#                                 (twin/slice.c), for a file with dl-runtime
 #
 # SIM_ARGS: more options for fairsim's run (the model's costs: --ideal,
 # --timer-slack, ...), as words.
@@ -18,7 +20,8 @@
 # FAIRTEST_TWIN_STORE=DIR keeps a copy of the boots in DIR/<key>, the key a
 # hash of what decides them: the kernel package and version, the file
 # rt-app runs (the workload's content, the window), the features, CPUs,
-# boots, accelerator, the guest's /init and extra kernel arguments. With
+# boots, accelerator, the guest's /init and extra kernel arguments, and for
+# a file with SCHED_OTHER slices the slice map and twin/slice.c. With
 # FAIRTEST_TWIN_REUSE=1 as well, boots stored under that key are used
 # instead of booting; their traces still go through today's analysis and
 # fairsim always runs (twin/fidelity.sh uses this).
@@ -58,7 +61,15 @@ trap 'exit 130' INT TERM HUP
 
 # What rt-app 1.0 cannot run is said before anything boots.
 threads=$(python3 "$top/twin/workload.py" "$workload" "$duration" "$tmp/rtapp.json") || exit 1
+# The file's SCHED_OTHER slices (dl-runtime), which rt-app 1.0 does not
+# set: our helper does, preloaded into rt-app (twin/slice.sh), on a kernel
+# that takes a fair task's sched_runtime (custom slices: 6.12 and later).
+if [ -f "$tmp/rtapp.slice" ] &&
+	! grep -qs custom_slice "$ksrc"/kernel/sched/syscalls.c "$ksrc"/kernel/sched/fair.c; then
+	die "$(basename "$workload") gives SCHED_OTHER tasks a dl-runtime (a slice), but $(basename "$ksrc") has no custom slices (sched_attr.sched_runtime, 6.12 and later); twin it on a 6.12 or later tree, or drop dl-runtime"
+fi
 initrd=$("$top/twin/initramfs.sh" "$(dirname "$result")")
+boot_initrd=$initrd
 
 # The kernel: Debian's own image of the tree's version for a tree tree.sh
 # unpacked from Debian's package; any other tree's (yours, a series
@@ -102,11 +113,16 @@ limit=$(awk -v d="$duration" -v c="$cpus" 'BEGIN { printf "%d\n", 180 + 20 * d *
 limit=${FAIRTEST_TWIN_LIMIT:-$limit}
 
 pkg=$(cat "$kimage/package")
+if [ -f "$tmp/rtapp.slice" ]; then
+	boot_initrd=$tmp/initrd.slice
+	"$top/twin/slice.sh" "$initrd" "$tmp/rtapp.slice" "$boot_initrd" || exit 1
+fi
 store= key=
 if [ -n "${FAIRTEST_TWIN_STORE:-}" ]; then
 	key=$({ echo "$pkg $cpus $duration $runs $accel $threads"; echo "$features"
 		echo "${FAIRTEST_TWIN_APPEND:-}"; cat "$tmp/rtapp.json" "$top/twin/init.sh" "$top/twin/boot.sh"
 		[ ! -f "$tmp/rtapp.extra" ] || cat "$tmp/rtapp.extra"
+		[ ! -f "$tmp/rtapp.slice" ] || cat "$tmp/rtapp.slice" "$top/twin/slice.c"
 		[ -z "${FAIRTEST_TWIN_EVENTS:-}" ] || cat "$FAIRTEST_TWIN_EVENTS"
 		cat "$(dirname "$initrd")/initramfs.key"; } | md5sum | cut -c1-16)
 	store=$FAIRTEST_TWIN_STORE/$key
@@ -116,12 +132,11 @@ echo "twin: $(basename "$workload"), $cpus CPUs, $duration s, features: $feature
 echo "twin: fairsim on $(basename "$ksrc"), seed $seed${sim_args:+, $sim_args}"
 rtapp_version=$(dpkg-query -W rt-app | cut -f2)
 echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_version"
-# rt-app 1.0 sets a SCHED_OTHER task's policy with sched_setscheduler() and
-# never its slice (docs/fidelity.md): fairsim's slices would not be the
-# real kernel's; the difference decides wake-up preemption (PREEMPT_SHORT).
-if grep -q '"dl-runtime"' "$workload" && ! grep -q 'SCHED_DEADLINE' "$workload"; then
-	echo "twin: note: rt-app 1.0 sets no slice from dl-runtime: the real tasks run with the default slice, fairsim with the file's (without dl-runtime fairsim runs what the real kernel ran)"
-fi
+# rt-app 1.0 sets a SCHED_OTHER task's policy with pthread_setschedparam()
+# and never its slice (docs/fidelity.md): twin/slice.c does, and each
+# boot's check below says what the kernel holds.
+[ ! -f "$tmp/rtapp.slice" ] ||
+	echo "twin: slices on the real side: set by twin/slice.c (preloaded into rt-app) with sched_setattr(): $(awk '{ printf "%s%s %d us", sep, $1, $2 / 1000; sep = ", " }' "$tmp/rtapp.slice")"
 [ ! -f "$tmp/rtapp.extra" ] ||
 	echo "twin: beside rt-app on the real kernel: $(sed -n 2p "$tmp/rtapp.extra") ($(dpkg-query -W rt-tests | cut -f2)), for the $(sed -n 1p "$tmp/rtapp.extra") threads of the file's pipe tasks, which fairsim runs"
 # A built kernel: the options of its config that kconfig did not keep.
@@ -153,7 +168,7 @@ while [ "$i" -le "$runs" ]; do
 	if [ -n "$reused" ]; then
 		cp -a "$reused/real-$i" "$tmp/real-$i" || die "cannot copy $reused/real-$i"
 	else
-		"$top/twin/boot.sh" "$kimage" "$initrd" "$tmp/rtapp.json" "$threads" "$cpus" "$duration" \
+		"$top/twin/boot.sh" "$kimage" "$boot_initrd" "$tmp/rtapp.json" "$threads" "$cpus" "$duration" \
 			"$features" "$accel" "$limit" "$tmp/real-$i" || exit 1
 	fi
 	over=$(awk '$2 > 0 { n += $2 } END { print n + 0 }' "$tmp/real-$i/overrun")
@@ -169,6 +184,11 @@ while [ "$i" -le "$runs" ]; do
 		$1 in run && $5 != "rt-app" { printf "%s%s %.1f%%", sep, $5, 100 * ($2 - run[$1]) / ((we - ws) * 1e9); sep = ", " }
 		' "$tmp/real-$i/schedstat.start" "$tmp/real-$i/schedstat")
 	echo "twin: boot $i: $(cat "$tmp/real-$i/wall") s wall, rt-app $(cat "$tmp/real-$i/calibration") ns/loop, schedstat: $share"
+	if [ -f "$tmp/rtapp.slice" ]; then
+		check=$(python3 "$top/twin/slice_check.py" "$tmp/rtapp.slice" "$tmp/real-$i/rt-app.out") ||
+			die "boot $i: $check"
+		echo "twin: boot $i: slices the kernel holds (sched_getattr, /proc se.slice): $check"
+	fi
 	i=$((i + 1))
 done
 if [ -n "$store" ] && [ -z "$reused" ]; then
@@ -200,6 +220,7 @@ esac
 (cd "$tmp" && "$fairsim" --twin sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i.json"; i=$((i + 1)); done) \
 	--json twin.json >twin.txt) || die "fairsim --twin failed"
 cat "$tmp/twin.txt"
+rm -f "$tmp/initrd.slice"
 rm -rf "$result"
 mv "$tmp" "$result"
 trap - EXIT

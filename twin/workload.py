@@ -20,6 +20,15 @@ the tasks left out; OUT.json's sibling OUT.extra gets that count and the
 command, one a line, and OUT.analysis.json the tasks rt-app runs and one
 named for the program, its threads (what the real trace is read for).
 
+A SCHED_OTHER task's "dl-runtime" is its slice (sched_attr.sched_runtime),
+which rt-app 1.0 never sets: OUT.slice gets one "NAME SLICE_NS THREADS"
+line per such task, the map of the guest's slice helper (twin/slice.c, preloaded
+into rt-app by twin/slice.sh), and no file when no task has one. The
+kernel clamps a custom slice to 100 us..100 ms (__setparam_fair(),
+kernel/sched/syscalls.c in 6.12, fair.c in 7.x) and fairsim does the
+same; a slice outside that range, or one given per phase (the helper sets
+a thread's slice once, as it starts), is refused.
+
 usage: twin/workload.py WORKLOAD DURATION OUT.json
 Prints the number of threads the workload starts.
 """
@@ -101,6 +110,38 @@ def walk(node, path):
             walk(v, path + "/" + k)
 
 
+# __setparam_fair()'s clamp of sched_runtime for a fair task (us)
+SLICE_MIN_US, SLICE_MAX_US = 100, 100000
+FAIR_POLICIES = ("SCHED_OTHER", "SCHED_NORMAL", "SCHED_BATCH", "SCHED_IDLE")
+
+
+def slices(w):
+    """{task name: slice ns} for the fair tasks with a dl-runtime."""
+    default = w.get("global", {}).get("default_policy", "SCHED_OTHER")
+    out = {}
+    for name, t in w["tasks"].items():
+        if not isinstance(t, dict):
+            continue
+        policy = t.get("policy", default)
+        for ph_name, ph in (t.get("phases") or {}).items():
+            if isinstance(ph, dict) and "dl-runtime" in ph and policy in FAIR_POLICIES:
+                fail("dl-runtime at tasks/%s/phases/%s: the twin gives a thread its slice once, "
+                     "as it starts; give dl-runtime at the task's level" % (name, ph_name))
+        if "dl-runtime" not in t or policy not in FAIR_POLICIES:
+            continue
+        us = t["dl-runtime"]
+        if not isinstance(us, (int, float)) or isinstance(us, bool):
+            fail("dl-runtime at tasks/%s is not a number of us" % name)
+        if not SLICE_MIN_US <= us <= SLICE_MAX_US:
+            fail("dl-runtime %s at tasks/%s: the kernel clamps a SCHED_OTHER slice to %d..%d us "
+                 "(sched_attr.sched_runtime); give one in that range" % (us, name, SLICE_MIN_US, SLICE_MAX_US))
+        if len(name) > 15:
+            fail("task %s with a dl-runtime: the guest finds its threads by name, which the kernel "
+                 "cuts to 15 characters; give it a shorter name" % name)
+        out[name] = (int(us * 1000), t.get("instance", 1))
+    return out
+
+
 def main():
     if len(sys.argv) != 4:
         print("usage: twin/workload.py WORKLOAD DURATION OUT.json", file=sys.stderr)
@@ -143,9 +184,13 @@ def main():
         if not isinstance(n, int) or n < 1:
             fail("task %s: instance must be a positive integer" % name)
         threads += n
+    slice_map = slices(w)
     with open(out, "w") as f:
         json.dump(w, f, indent=1)
         f.write("\n")
+    if slice_map:
+        with open(re.sub(r"\.json$", "", out) + ".slice", "w") as f:
+            f.writelines("%s %d %d\n" % (k, ns, n) for k, (ns, n) in slice_map.items())
     if twin_cmd:
         stem = re.sub(r"\.json$", "", out)
         with open(stem + ".extra", "w") as f:
