@@ -8,8 +8,15 @@ receiver of its group, and a receiver reads FDS x LOOPS messages. A pipe
 holds 64 KiB / DATASIZE messages: writers block when it is full, readers
 when it is empty (fairsim's pipe_write/pipe_read). Threads and processes
 are the same here (no address spaces), and so are pipes and sockets. Each
-write and each read costs COST_US of CPU, a model parameter, not a
-measurement. --batch B moves B messages per pipe operation (B x COST_US,
+write costs COST_US of CPU and each read READ_COST_US (COST_US unless
+given), model parameters, not measurements. On the real kernel a write
+costs more than a read: the writer's write() wakes the reader of a pipe
+it found empty (try_to_wake_up() runs on the writer's CPU time) and takes
+a fresh page for every fourth 1000-byte message; which side is the slower
+decides whether the pipes run empty (receivers woken per message, with
+their lag, preempting the senders) or full (senders blocked), so
+twin/fidelity.sh gives the two costs the real boots measured
+(twin/hackbench_cost.py). --batch B moves B messages per pipe operation (B x COST_US,
 a pipe of 64 KiB / (DATASIZE x B) operations, LOOPS / B of them): the
 same bytes with B times fewer wake-ups, which is what makes a long run of
 it affordable; say which B a figure used. With --forever the groups start
@@ -31,7 +38,8 @@ def main():
     ap.add_argument('-T', '--threads', action='store_true', help='same as processes here')
     ap.add_argument('-P', '--process', action='store_true', help='the default')
     ap.add_argument('-p', '--pipe', action='store_true', help='the only transport modelled')
-    ap.add_argument('--cost-us', type=int, default=2, help='CPU per write and per read')
+    ap.add_argument('--cost-us', type=int, default=2, help='CPU per write (and per read)')
+    ap.add_argument('--read-cost-us', type=int, help='CPU per read (default: --cost-us)')
     ap.add_argument('--batch', type=int, default=1, help='messages per pipe operation')
     ap.add_argument('--slice-us', type=int, default=0, help='custom slice of every task')
     ap.add_argument('--forever', action='store_true', help='loop for the whole run')
@@ -39,7 +47,9 @@ def main():
     ap.add_argument('--cyclictest', metavar='PERIOD_US:SLICE_US',
                     help='add a periodic waker (run 10 us per period; slice 0: the default)')
     a = ap.parse_args()
-    for name in ('groups', 'fds', 'loops', 'datasize', 'cost_us', 'batch'):
+    if a.read_cost_us is None:
+        a.read_cost_us = a.cost_us
+    for name in ('groups', 'fds', 'loops', 'datasize', 'cost_us', 'read_cost_us', 'batch'):
         if getattr(a, name) <= 0:
             sys.exit('hackbench.py: --%s must be > 0' % name.replace('_', '-'))
     if a.groups * a.fds * 2 > 1000:
@@ -71,7 +81,7 @@ def main():
                 recv['dl-runtime'] = a.slice_us
             recv['phases'] = {'recv': {'loop': a.fds * a.loops // a.batch,
                                        'pipe_read': 'g%d-r%d' % (g, r),
-                                       'run': a.cost_us * a.batch}}
+                                       'run': a.read_cost_us * a.batch}}
             tasks['receiver-g%d-%d' % (g, r)] = recv
     wl = {'global': {'duration': a.duration,
                      'pipe_capacity': max(1, 65536 // (a.datasize * a.batch))},
