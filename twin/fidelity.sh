@@ -74,26 +74,27 @@ EOF
 	label=$w
 	[ "$d" = "$duration" ] || label="$w, $d s window"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin.json
-	# fairsim's hackbench at the cost per pipe operation the real one had:
-	# the same tree's hackbench-timed-1cpu twin printed its time for 20 x 20
-	# x 300 messages, each a write and a read (240000 operations)
+	# fairsim's hackbench at the costs of a write and of a read the real one
+	# had: the same tree's hackbench-timed-1cpu twin printed its time for 20
+	# x 20 x 300 messages, its trace splits it between the senders' writes
+	# and the receivers' reads (twin/hackbench_cost.py)
 	if [ "$w" = cyclictest-hackbench-1cpu ]; then
 		tdir=$(sed -n 's/^twin: results in //p' "$(log_of hackbench-timed-1cpu "$kv" base "" 1 "$duration")" 2>/dev/null)
-		cost=$(cat "$tdir"/real-*/extra.out 2>/dev/null |
-			awk '/^Time:/ { s += $2; n++ } END { if (n) printf "%d\n", s / n * 1e6 / 240000 + 0.5 }')
+		cost=$([ -n "$tdir" ] && python3 "$top/twin/hackbench_cost.py" "$tdir" 2>/dev/null)
 		[ -n "$cost" ] || {
 			echo "fidelity: no hackbench-timed-1cpu:$kv:base: twin among the rows: the" \
 			     "measured-cost row of $w on $kv is left out (add that row to have it)" >&2
 			continue
 		}
-		measured=$logs/$w-cost$cost.json
-		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$cost" \
+		set -- $cost
+		measured=$logs/$w-cost$1-$2.json
+		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$1" --read-cost-us "$2" \
 			--forever --duration 30 --cyclictest 3777:0 >"$measured" &&
 		(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
 			${feat:+--features "$feat"} --json sim-cost.json "$measured" >/dev/null &&
 		 "$dir/../../fairsim" --twin sim-cost.json real-*.json --json twin-cost.json >/dev/null 2>&1) ||
 			{ echo "fairtest: fidelity.sh: fairsim on $measured failed" >&2; exit 1; }
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $cost us an operation (measured)" "$kv" "$prof" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $1 / $2 us a write / read (measured)" "$kv" "$prof" \
 			"${feat:-defaults}" "$cpus" "$dir" twin-cost.json
 	fi
 	# rt-app 1.0 sets a SCHED_OTHER thread's policy with sched_setscheduler()
