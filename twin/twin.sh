@@ -122,8 +122,12 @@ echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_versi
 if grep -q '"dl-runtime"' "$workload" && ! grep -q 'SCHED_DEADLINE' "$workload"; then
 	echo "twin: note: rt-app 1.0 sets no slice from dl-runtime: the real tasks run with the default slice, fairsim with the file's (without dl-runtime fairsim runs what the real kernel ran)"
 fi
-[ ! -f "$tmp/rtapp.extra" ] ||
-	echo "twin: beside rt-app on the real kernel: $(sed -n 2p "$tmp/rtapp.extra") ($(dpkg-query -W rt-tests | cut -f2)), for the $(sed -n 1p "$tmp/rtapp.extra") threads of the file's pipe tasks, which fairsim runs"
+if [ -f "$tmp/rtapp.extra" ]; then
+	# line 3, when there: the command as the file says it (line 2 resizes the trace buffer first)
+	extra_cmd=$(sed -n 3p "$tmp/rtapp.extra")
+	[ -z "$extra_cmd" ] || extra_cmd="$extra_cmd, with the file's twin-trace buffer of $(sed -n 's/.*echo\${IFS}\([0-9]*\)>.*/\1/p' "$tmp/rtapp.extra") KB"
+	echo "twin: beside rt-app on the real kernel: ${extra_cmd:-$(sed -n 2p "$tmp/rtapp.extra")} ($(dpkg-query -W rt-tests | cut -f2)), for the $(sed -n 1p "$tmp/rtapp.extra") threads of the file's pipe tasks, which fairsim runs"
+fi
 # A built kernel: the options of its config that kconfig did not keep.
 [ ! -s "$kimage/differs" ] ||
 	echo "twin: its config differs from what twin-kernel.kconfig asked in: $(awk '{ printf "%s%s=%s (asked %s)", sep, $1, $3, $2; sep = ", " }' "$kimage/differs")"
