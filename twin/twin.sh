@@ -137,8 +137,12 @@ echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_versi
 # boot's check below says what the kernel holds.
 [ ! -f "$tmp/rtapp.slice" ] ||
 	echo "twin: slices on the real side: set by twin/slice.c (preloaded into rt-app) with sched_setattr(): $(awk '{ printf "%s%s %d us", sep, $1, $2 / 1000; sep = ", " }' "$tmp/rtapp.slice")"
-[ ! -f "$tmp/rtapp.extra" ] ||
-	echo "twin: beside rt-app on the real kernel: $(sed -n 2p "$tmp/rtapp.extra") ($(dpkg-query -W rt-tests | cut -f2)), for the $(sed -n 1p "$tmp/rtapp.extra") threads of the file's pipe tasks, which fairsim runs"
+if [ -f "$tmp/rtapp.extra" ]; then
+	# line 3, when there: the command as the file says it (line 2 resizes the trace buffer first)
+	extra_cmd=$(sed -n 3p "$tmp/rtapp.extra")
+	[ -z "$extra_cmd" ] || extra_cmd="$extra_cmd, with the file's twin-trace buffer of $(sed -n 's/.*echo\${IFS}\([0-9]*\)>.*/\1/p' "$tmp/rtapp.extra") KB"
+	echo "twin: beside rt-app on the real kernel: ${extra_cmd:-$(sed -n 2p "$tmp/rtapp.extra")} ($(dpkg-query -W rt-tests | cut -f2)), for the $(sed -n 1p "$tmp/rtapp.extra") threads of the file's pipe tasks, which fairsim runs"
+fi
 # A built kernel: the options of its config that kconfig did not keep.
 [ ! -s "$kimage/differs" ] ||
 	echo "twin: its config differs from what twin-kernel.kconfig asked in: $(awk '{ printf "%s%s=%s (asked %s)", sep, $1, $3, $2; sep = ", " }' "$kimage/differs")"

@@ -8,8 +8,9 @@
 # the sched_wakeup line that follows: anything but '.'), and the state it
 # decided on, split by that decision: the running task eligible (its
 # vruntime at or below V) and still protected (vruntime below vprot; 7.x), the
-# wakee's lag V - vruntime and deadline against the running task's, in us
-# of virtual time (nice 0: us of CPU time), the queue's length.
+# wakee's lag V - vruntime and deadline against the running task's, the
+# running task's own slice left (its deadline - vruntime), in us of
+# virtual time (nice 0: us of CPU time), the queue's length.
 #
 # usage: twin/wakeup_state.py TASK TRACE...
 import re
@@ -70,13 +71,13 @@ for path in sys.argv[2:]:
         continue
     print("%s: %d wake-ups of %s, %s decided to preempt" % (
         path, len(rows), task, pct(sum(r["preempt"] for r in rows), len(rows)).strip()))
-    print("  %-9s %5s %9s %9s %9s %9s %9s %5s" % (
-        "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "nq"))
+    print("  %-9s %5s %9s %9s %9s %9s %9s %9s %5s" % (
+        "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "curr d-v", "nq"))
     for want, name in ((True, "preempt"), (False, "not")):
         sel = [r for r in rows if r["preempt"] == want]
         n = len(sel)
         elig = prot = 0
-        lag, dd, cdv = [], [], []
+        lag, dd, cdv, left = [], [], [], []
         for r in sel:
             zv, sw, sv = u64(r["zv"]), u64(r["sw"]), s64(r["sv"])
             # the running task's weight in the sum: nice 0 (these workloads),
@@ -89,6 +90,7 @@ for path in sys.argv[2:]:
             lag.append((V - u64(r["pv"])) / 1000)
             dd.append(s64(str(u64(r["pd"]) - u64(r["cd"]))) / 1000)
             cdv.append((u64(r["cd"]) - V) / 1000)
-        print("  %-9s %5d %9s %9s %9s %9s %9s %5s" % (
+            left.append(s64(str(u64(r["cd"]) - cv)) / 1000)
+        print("  %-9s %5d %9s %9s %9s %9s %9s %9s %5s" % (
             name, n, pct(elig, n), pct(prot, n) if sel and has_prot(sel[0]) else "   -", p50(lag), p50(dd), p50(cdv),
-            p50([int(r["nq"]) for r in sel]).strip()))
+            p50(left), p50([int(r["nq"]) for r in sel]).strip()))

@@ -19,6 +19,13 @@ file and COMMAND runs beside rt-app in the guest, with as many threads as
 the tasks left out; OUT.json's sibling OUT.extra gets that count and the
 command, one a line, and OUT.analysis.json the tasks rt-app runs and one
 named for the program, its threads (what the real trace is read for).
+A line "twin-trace: N KB a second" gives such a file's boots a trace
+buffer of DURATION x N + 8192 KB (twin/boot.sh's own is 2048 KB a second):
+the command is then run by sh -c, which first resizes the buffer, tracing
+still off, then execs it (a shell with no spaces in its one word, since
+/init splits the command's line into words); OUT.extra's third line keeps
+the command as the file gives it. Without that line OUT.extra is as it
+was, and so is the key of the boots stored (twin/twin.sh).
 
 A SCHED_OTHER task's "dl-runtime" is its slice (sched_attr.sched_runtime),
 which rt-app 1.0 never sets: OUT.slice gets one "NAME SLICE_NS THREADS"
@@ -156,6 +163,13 @@ def main():
     if not isinstance(w, dict) or not isinstance(w.get("tasks"), dict) or not w["tasks"]:
         fail("no \"tasks\" object")
     twin_cmd = re.search(r"^[\s*/]*twin:\s*(\S.*?)\s*$", raw, re.M)
+    trace_kb = re.search(r"^[\s*/]*twin-trace:\s*(\S.*?)\s*$", raw, re.M)
+    if trace_kb:
+        m = re.fullmatch(r"(\d+) KB a second", trace_kb.group(1))
+        if not m or not twin_cmd:
+            fail("\"twin-trace: %s\": say \"twin-trace: N KB a second\", beside a \"twin:\" line"
+                 % trace_kb.group(1))
+        trace_kb = min(int(float(duration) * int(m.group(1))) + 8192, 262144)
     extra = 0
     if twin_cmd:
         for name in [n for n, t in w["tasks"].items() if uses_pipes(t)]:
@@ -193,8 +207,14 @@ def main():
             f.writelines("%s %d %d\n" % (k, ns, n) for k, (ns, n) in slice_map.items())
     if twin_cmd:
         stem = re.sub(r"\.json$", "", out)
+        cmd = twin_cmd.group(1)
+        if trace_kb:
+            cmd = "sh -c " + "${IFS}".join(
+                ["echo", "%d>/sys/kernel/tracing/buffer_size_kb&&exec" % trace_kb] + cmd.split())
         with open(stem + ".extra", "w") as f:
-            f.write("%d\n%s\n" % (extra, twin_cmd.group(1)))
+            f.write("%d\n%s\n" % (extra, cmd))
+            if trace_kb:	# without one, the file (a key of stored boots) as before
+                f.write("%s\n" % twin_cmd.group(1))
         # for reading the real trace (fairsim --from-trace): the tasks rt-app
         # runs, and the program's threads under its name (their comm)
         prog = os.path.basename(twin_cmd.group(1).split()[0])[:15]

@@ -8,8 +8,16 @@ receiver of its group, and a receiver reads FDS x LOOPS messages. A pipe
 holds 64 KiB / DATASIZE messages: writers block when it is full, readers
 when it is empty (fairsim's pipe_write/pipe_read). Threads and processes
 are the same here (no address spaces), and so are pipes and sockets. Each
-write and each read costs COST_US of CPU, a model parameter, not a
-measurement. --batch B moves B messages per pipe operation (B x COST_US,
+write costs COST_US of CPU and each read READ_COST_US (COST_US unless
+given; a fraction is kept on average over the FDS writes or reads of a
+loop), model parameters, not measurements. On the real kernel a write
+costs more than a read: the writer's write() wakes the reader of a pipe
+it found empty (try_to_wake_up() runs on the writer's CPU time) and takes
+a fresh page for every fourth 1000-byte message; which side is the slower
+decides whether the pipes run empty (receivers woken per message, with
+their lag, preempting the senders) or full (senders blocked), so
+twin/fidelity.sh gives the two costs the real boots measured
+(twin/hackbench_cost.py). --batch B moves B messages per pipe operation (B x COST_US,
 a pipe of 64 KiB / (DATASIZE x B) operations, LOOPS / B of them): the
 same bytes with B times fewer wake-ups, which is what makes a long run of
 it affordable; say which B a figure used. With --forever the groups start
@@ -22,6 +30,13 @@ import json
 import sys
 
 
+def spread(us, n):
+    """n whole-us costs (fairsim and rt-app take whole us) that add up to
+    n x us rounded: a fractional cost kept on average over a loop."""
+    total = round(us * n)
+    return [(i + 1) * total // n - i * total // n for i in range(n)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument('-g', '--groups', type=int, default=10)
@@ -31,7 +46,8 @@ def main():
     ap.add_argument('-T', '--threads', action='store_true', help='same as processes here')
     ap.add_argument('-P', '--process', action='store_true', help='the default')
     ap.add_argument('-p', '--pipe', action='store_true', help='the only transport modelled')
-    ap.add_argument('--cost-us', type=int, default=2, help='CPU per write and per read')
+    ap.add_argument('--cost-us', type=float, default=2, help='CPU per write (and per read)')
+    ap.add_argument('--read-cost-us', type=float, help='CPU per read (default: --cost-us)')
     ap.add_argument('--batch', type=int, default=1, help='messages per pipe operation')
     ap.add_argument('--slice-us', type=int, default=0, help='custom slice of every task')
     ap.add_argument('--forever', action='store_true', help='loop for the whole run')
@@ -39,7 +55,9 @@ def main():
     ap.add_argument('--cyclictest', metavar='PERIOD_US:SLICE_US',
                     help='add a periodic waker (run 10 us per period; slice 0: the default)')
     a = ap.parse_args()
-    for name in ('groups', 'fds', 'loops', 'datasize', 'cost_us', 'batch'):
+    if a.read_cost_us is None:
+        a.read_cost_us = a.cost_us
+    for name in ('groups', 'fds', 'loops', 'datasize', 'cost_us', 'read_cost_us', 'batch'):
         if getattr(a, name) <= 0:
             sys.exit('hackbench.py: --%s must be > 0' % name.replace('_', '-'))
     if a.groups * a.fds * 2 > 1000:
@@ -60,18 +78,26 @@ def main():
         if a.slice_us:
             send['dl-runtime'] = a.slice_us
         phase = {'loop': a.loops // a.batch}
-        for r in range(a.fds):
+        for r, cost in enumerate(spread(a.cost_us * a.batch, a.fds)):
             phase['pipe_write%d' % r] = 'g%d-r%d' % (g, r)
-            phase['run%d' % r] = a.cost_us * a.batch
+            phase['run%d' % r] = cost
         send['phases'] = {'send': phase}
         tasks['sender-g%d' % g] = send
         for r in range(a.fds):
             recv = {'loop': -1 if a.forever else 1}
             if a.slice_us:
                 recv['dl-runtime'] = a.slice_us
-            recv['phases'] = {'recv': {'loop': a.fds * a.loops // a.batch,
-                                       'pipe_read': 'g%d-r%d' % (g, r),
-                                       'run': a.cost_us * a.batch}}
+            rd = a.read_cost_us * a.batch
+            if rd == int(rd):
+                recv['phases'] = {'recv': {'loop': a.fds * a.loops // a.batch,
+                                           'pipe_read': 'g%d-r%d' % (g, r),
+                                           'run': int(rd)}}
+            else:   # a loop of FDS reads, their costs spread
+                ph = {'loop': a.loops // a.batch}
+                for i, cost in enumerate(spread(rd, a.fds)):
+                    ph['pipe_read%d' % i] = 'g%d-r%d' % (g, r)
+                    ph['run%d' % i] = cost
+                recv['phases'] = {'recv': ph}
             tasks['receiver-g%d-%d' % (g, r)] = recv
     wl = {'global': {'duration': a.duration,
                      'pipe_capacity': max(1, 65536 // (a.datasize * a.batch))},
