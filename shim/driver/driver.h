@@ -219,7 +219,9 @@ void ft_checker_reset(void);
 struct ft_rbwatch;
 void ft_rbwatch_reset(void);
 struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root);
+struct ft_rbwatch *ft_rbwatch_look(struct rb_root *root, int nodes);
 bool ft_rbwatch_marked(const struct ft_rbwatch *w, struct rb_node *node);
+bool ft_rbwatch_marked_at(const struct ft_rbwatch *w, struct rb_node *node, int i);
 
 
 /* core.c: the protocol steps. */

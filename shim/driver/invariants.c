@@ -140,24 +140,28 @@ struct minima {
 	bool stale;		/* a node below (or itself) may hold a stale min_slice */
 };
 
-/* Walks a subtree, checking each node's augmented fields against it. */
+/*
+ * Walks a subtree, checking each node's augmented fields against it;
+ * *pre numbers the nodes in preorder, as the look just taken holds them.
+ */
 static void subtree_minima(struct cfs_rq *cfs_rq, const struct ft_rbwatch *w,
-			   struct rb_node *node, struct minima *m)
+			   struct rb_node *node, struct minima *m, int *pre)
 {
 	struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
 	char name[32];
 
 	*m = (struct minima){ se->vruntime, se->slice, se->slice, false };
 #ifdef FT_FINDING_MIN_SLICE_ROTATION
-	m->stale = ft_rbwatch_marked(w, node);
+	m->stale = ft_rbwatch_marked_at(w, node, *pre);
 #endif
+	(*pre)++;
 	for (int i = 0; i < 2; i++) {
 		struct rb_node *child = i ? node->rb_right : node->rb_left;
 		struct minima c;
 
 		if (!child)
 			continue;
-		subtree_minima(cfs_rq, w, child, &c);
+		subtree_minima(cfs_rq, w, child, &c, pre);
 		if ((s64)(c.v - m->v) < 0)
 			m->v = c.v;
 		m->min_slice = min(m->min_slice, c.min_slice);
@@ -351,9 +355,11 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 	struct sched_entity *se, *prev = NULL, *curr = queued_curr(cfs_rq);
 	struct queued q = { .min_slice = ~0ULL };
 	struct minima m = { .stale = false };
+	int nodes = 0;
 	char name[32];
 
 	for_each_tree_entity(se, cfs_rq) {
+		nodes++;
 		if (se == cfs_rq->curr) {
 			who(se, name, sizeof(name));
 			broken(RULE_CURR_IN_TREE, cfs_rq, "%s", name);
@@ -376,11 +382,12 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 		broken(RULE_AVG_LOAD, cfs_rq, "%llu, brute force %llu", (u64)cfs_rq->FT_CFS_SUM_W, q.tree_load);
 	if (cfs_rq->tasks_timeline.rb_root.rb_node) {
 		const struct ft_rbwatch *w = NULL;
+		int pre = 0;
 
 #ifdef FT_FINDING_MIN_SLICE_ROTATION
-		w = ft_rbwatch_sync(&cfs_rq->tasks_timeline.rb_root);
+		w = ft_rbwatch_look(&cfs_rq->tasks_timeline.rb_root, nodes);
 #endif
-		subtree_minima(cfs_rq, w, cfs_rq->tasks_timeline.rb_root.rb_node, &m);
+		subtree_minima(cfs_rq, w, cfs_rq->tasks_timeline.rb_root.rb_node, &m, &pre);
 	}
 	/* cfs_rq_min_slice() reads the root's min_slice: exact unless excused there */
 	if (q.nr && !m.stale && ft_fair_min_slice(cfs_rq) != q.min_slice)
