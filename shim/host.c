@@ -106,6 +106,12 @@ bool ft_host_checker_full(void)
 	return full;
 }
 
+/* A bad value stops the program before it runs anything. */
+static void __attribute__((constructor)) checker_mode_valid(void)
+{
+	ft_host_checker_full();
+}
+
 /* Unmocked by default: tests that expect seam calls install their own. */
 void __attribute__((weak)) ft_host_seam_called(const char *symbol, int cpu)
 {
