@@ -16,6 +16,8 @@
 # the names; MUTATE_ONLY=base prints the unmutated tree's exit status,
 # MUTATE_ONLY=name that mutant's row alone; MUTATE_FROM=dir prints the
 # table of those outputs saved as dir/base and dir/<name>.
+# MUTATE_RUNNER=cmd runs each mutant's fairtest as \`cmd fairtest args\`
+# (tests/checker/modes.sh runs it under both checker modes).
 #
 # usage: [MUTANTS='glob...'] mutate.sh OBJ KSRC PROFILE [fairtest args...]
 set -u
@@ -123,7 +125,7 @@ for name in $names; do
 		broken=$((broken + 1))
 		continue
 	fi
-	"$dir/obj/fairtest" "$@" >"$dir/ktap" 2>&1
+	${MUTATE_RUNNER:-} "$dir/obj/fairtest" "$@" >"$dir/ktap" 2>&1
 	rc=$?
 	# suite.case of every failing case: "not ok" lines inside a subtest.
 	failed=$(awk '/^    # Subtest: / { s = $3 } /^    not ok / { print s "." $4 }' "$dir/ktap")

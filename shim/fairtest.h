@@ -474,6 +474,8 @@ int ft_host_vformat(char *buf, unsigned long size, const char *fmt,
 void __attribute__((noreturn)) ft_host_abort(const char *msg);
 /* A rule break: recorded; the runner fails the running test with it. */
 void ft_host_fault(const struct ft_fault *fault);
+/* FAIRTEST_CHECKER=full in the environment (exits 2 on a bad value). */
+bool ft_host_checker_full(void);
 /* Hook for cmocka mocks of seam calls (resched_curr). */
 void ft_host_seam_called(const char *symbol, int cpu);
 

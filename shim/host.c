@@ -84,6 +84,34 @@ void ft_fault_reset(void)
 	nr_faults = 0;
 }
 
+/*
+ * FAIRTEST_CHECKER=full: the invariant checker visits every task at every
+ * check instead of only those whose state can have changed since; the two
+ * find the same violations (tests/checker_modes.sh shows it).
+ */
+bool ft_host_checker_full(void)
+{
+	static int full = -1;
+	const char *mode;
+
+	if (full < 0) {
+		mode = getenv("FAIRTEST_CHECKER");
+		if (mode && *mode && strcmp(mode, "full") && strcmp(mode, "incremental")) {
+			fprintf(stderr, "fairtest: FAIRTEST_CHECKER=%s: not a checker mode; use full or incremental\n",
+				mode);
+			exit(2);
+		}
+		full = mode && !strcmp(mode, "full");
+	}
+	return full;
+}
+
+/* A bad value stops the program before it runs anything. */
+static void __attribute__((constructor)) checker_mode_valid(void)
+{
+	ft_host_checker_full();
+}
+
 /* Unmocked by default: tests that expect seam calls install their own. */
 void __attribute__((weak)) ft_host_seam_called(const char *symbol, int cpu)
 {

@@ -4,8 +4,8 @@
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
 # the workload simulator's checks (tests/sim) and Debian's rt-app on its
 # workload files, valgrind, ASan+UBSan and the fault matrix, the runner's
-# self-test, `make mutate`, make campaign's checks (tests/campaign), the
-# gate on the fixture series, a short twin
+# self-test, `make mutate`, the checker's two modes (tests/checker), make
+# campaign's checks (tests/campaign), the gate on the fixture series, a short twin
 # run (tests/twin), and the docs' links and make targets (tests/docs).
 # Ends with one tally line over all of them.
 #
@@ -97,6 +97,12 @@ else
 	failed=1
 fi
 
+# The incremental checker finds what the full one does (FAIRTEST_CHECKER).
+"$top/tests/checker/modes.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" >"$obj/checker.log" 2>&1 || failed=1
+cat "$obj/checker.log"
+checker=$(sed -n 's/^checker: //p' "$obj/checker.log")
+[ -n "$checker" ] || { checker="0 passed, 1 failed"; failed=1; }
+
 # make campaign: each kind's merge is the one machine's report; two ssh
 # logins to 127.0.0.1; a killed shard rerun; resume; bad input.
 "$top/tests/campaign/run.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" >"$obj/campaign.log" 2>&1 || failed=1
@@ -128,6 +134,6 @@ cat "$obj/docs.log"
 docs=$(sed -n 's/^docs: //p' "$obj/docs.log")
 [ -n "$docs" ] || { docs="0 passed, 1 failed"; failed=1; }
 
-sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $campaign, $gate, $twin, $docs" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $checker, $campaign, $gate, $twin, $docs" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed

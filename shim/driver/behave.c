@@ -32,6 +32,7 @@ void ft_set_observer(ft_observer_fn fn, void *ctx)
 void ft_set_invariant_checking(bool on)
 {
 	ft_m.checks_off = !on;
+	ft_m.checks_synced = false;	/* changes go unseen meanwhile */
 }
 
 int ft_task_set_driven(int id)

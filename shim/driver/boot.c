@@ -191,9 +191,11 @@ int ft_boot(int nr_cpus)
 		ft_shutdown();
 	forget_machine();
 	ft_rbwatch_reset();
+	ft_checker_reset();
 	ft_smp_reset();
 	ft_nohz_reset();
 	ft_m.nr_cpus = nr_cpus;
+	ft_m.checks_full = ft_host_checker_full();
 	sysctl_sched_features = ft_default_features();
 	jiffies = INITIAL_JIFFIES;
 #ifdef CONFIG_SCHED_SMT

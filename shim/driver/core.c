@@ -226,7 +226,7 @@ void set_task_cpu(struct task_struct *p, unsigned int new_cpu)
 		ft_event(FT_EV_MIGRATE);
 		ft_observe_migrate(p, new_cpu);
 	}
-	__set_task_cpu(p, new_cpu);
+	ft_set_task_cpu(p, new_cpu);
 }
 
 void set_cpus_allowed_common(struct task_struct *p, struct affinity_context *ctx)

@@ -31,6 +31,7 @@ struct ft_task {
 		bool was_on_rq;
 		u64 max_slice;	/* largest slice its queue held meanwhile */
 	} lag;
+	int cpu;		/* task_cpu(p), kept by ft_set_task_cpu() */
 };
 
 /* Unreasonable idle (idle.c): per CPU, the open interval and the counts. */
@@ -86,6 +87,8 @@ struct ft_machine {
 	u64 invariant_checks;
 	u64 min_slice_exact_checks;	/* nodes whose min_slice was held exact */
 	bool checks_off;		/* ft_set_invariant_checking(false) */
+	bool checks_full;		/* FAIRTEST_CHECKER=full: no incremental skips */
+	bool checks_synced;		/* a check has run since boot or checks_off */
 	unsigned long invariants_broken;	/* one bit per rule, reported once */
 	bool booted;
 	/* Last, and written only below nr_task_ids / nr_group_ids (see ft_boot). */
@@ -105,6 +108,20 @@ static inline struct task_struct *ft_task_of(int id)
 #define ft_for_each_task_id(id) \
 	for (int id = 1; id < ft_m.nr_task_ids; id++) \
 		if (ft_m.tasks[id].p)
+
+/*
+ * Every task_cpu() change of a task with an id goes through here, so that
+ * the checker knows where each task is without reading its task_struct.
+ */
+void ft_checker_task_cpu(int id, int cpu);
+void ft_checker_task_gone(int id);
+
+static inline void ft_set_task_cpu(struct task_struct *p, unsigned int cpu)
+{
+	__set_task_cpu(p, cpu);
+	if (p->pid > 0 && p->pid < FT_MAX_TASKS && ft_m.tasks[p->pid].p == p)
+		ft_checker_task_cpu(p->pid, cpu);
+}
 
 static inline struct task_group *ft_group_of(int id)
 {
@@ -196,12 +213,15 @@ static inline void ft_op_begin1(const char *name, long long a)
 
 /* invariants.c: the always-on checker, run whenever an rq lock is released. */
 void ft_check_invariants(struct rq *rq);
+void ft_checker_reset(void);
 
 /* rbwatch.c: where min_slice may be stale on a tree with the rotation finding. */
 struct ft_rbwatch;
 void ft_rbwatch_reset(void);
 struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root);
+struct ft_rbwatch *ft_rbwatch_look(struct rb_root *root, int nodes);
 bool ft_rbwatch_marked(const struct ft_rbwatch *w, struct rb_node *node);
+bool ft_rbwatch_marked_at(const struct ft_rbwatch *w, struct rb_node *node, int i);
 
 
 /* core.c: the protocol steps. */

@@ -140,24 +140,28 @@ struct minima {
 	bool stale;		/* a node below (or itself) may hold a stale min_slice */
 };
 
-/* Walks a subtree, checking each node's augmented fields against it. */
+/*
+ * Walks a subtree, checking each node's augmented fields against it;
+ * *pre numbers the nodes in preorder, as the look just taken holds them.
+ */
 static void subtree_minima(struct cfs_rq *cfs_rq, const struct ft_rbwatch *w,
-			   struct rb_node *node, struct minima *m)
+			   struct rb_node *node, struct minima *m, int *pre)
 {
 	struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
 	char name[32];
 
 	*m = (struct minima){ se->vruntime, se->slice, se->slice, false };
 #ifdef FT_FINDING_MIN_SLICE_ROTATION
-	m->stale = ft_rbwatch_marked(w, node);
+	m->stale = ft_rbwatch_marked_at(w, node, *pre);
 #endif
+	(*pre)++;
 	for (int i = 0; i < 2; i++) {
 		struct rb_node *child = i ? node->rb_right : node->rb_left;
 		struct minima c;
 
 		if (!child)
 			continue;
-		subtree_minima(cfs_rq, w, child, &c);
+		subtree_minima(cfs_rq, w, child, &c, pre);
 		if ((s64)(c.v - m->v) < 0)
 			m->v = c.v;
 		m->min_slice = min(m->min_slice, c.min_slice);
@@ -351,9 +355,11 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 	struct sched_entity *se, *prev = NULL, *curr = queued_curr(cfs_rq);
 	struct queued q = { .min_slice = ~0ULL };
 	struct minima m = { .stale = false };
+	int nodes = 0;
 	char name[32];
 
 	for_each_tree_entity(se, cfs_rq) {
+		nodes++;
 		if (se == cfs_rq->curr) {
 			who(se, name, sizeof(name));
 			broken(RULE_CURR_IN_TREE, cfs_rq, "%s", name);
@@ -376,11 +382,12 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 		broken(RULE_AVG_LOAD, cfs_rq, "%llu, brute force %llu", (u64)cfs_rq->FT_CFS_SUM_W, q.tree_load);
 	if (cfs_rq->tasks_timeline.rb_root.rb_node) {
 		const struct ft_rbwatch *w = NULL;
+		int pre = 0;
 
 #ifdef FT_FINDING_MIN_SLICE_ROTATION
-		w = ft_rbwatch_sync(&cfs_rq->tasks_timeline.rb_root);
+		w = ft_rbwatch_look(&cfs_rq->tasks_timeline.rb_root, nodes);
 #endif
-		subtree_minima(cfs_rq, w, cfs_rq->tasks_timeline.rb_root.rb_node, &m);
+		subtree_minima(cfs_rq, w, cfs_rq->tasks_timeline.rb_root.rb_node, &m, &pre);
 	}
 	/* cfs_rq_min_slice() reads the root's min_slice: exact unless excused there */
 	if (q.nr && !m.stale && ft_fair_min_slice(cfs_rq) != q.min_slice)
@@ -433,11 +440,122 @@ static u64 tree_max(struct members *m, int n, struct sched_entity *se, int cpu)
 	return c ? c->max_slice : 0;
 }
 
+/*
+ * The incremental task scan. A task of another CPU matters to this CPU's
+ * check only once dequeued after a check saw it queued (the lag clamp
+ * then applies), and its se.on_rq changes only under its CPU's rq lock,
+ * every release of which checks that CPU, which sees the task and records
+ * was_on_rq. So a task seen queued is queued still, unless its CPU's lock
+ * is held now (another CPU's lock is dropped inside it) or it changed CPU
+ * since its own CPU's check last saw it: only those and this CPU's tasks
+ * are visited, found by bitmaps of task ids (tasks per CPU, kept by
+ * ft_set_task_cpu(); tasks moved), in id order as the full scan goes.
+ */
+#define CK_WORDS	BITS_TO_LONGS(FT_MAX_TASKS)
+
+static unsigned long ck_on_cpu[FT_MAX_CPUS][CK_WORDS];
+static unsigned long ck_moved[CK_WORDS];
+static int ck_words;		/* words written since the last reset */
+
+void ft_checker_reset(void)
+{
+	for (int c = 0; c < FT_MAX_CPUS; c++)
+		memset(ck_on_cpu[c], 0, ck_words * sizeof(long));
+	memset(ck_moved, 0, ck_words * sizeof(long));
+	ck_words = 0;
+}
+
+void ft_checker_task_cpu(int id, int cpu)
+{
+	struct ft_task *t = &ft_m.tasks[id];
+
+	__clear_bit(id, ck_on_cpu[t->cpu]);
+	__set_bit(id, ck_on_cpu[cpu]);
+	__set_bit(id, ck_moved);
+	t->cpu = cpu;
+	ck_words = max(ck_words, (int)BIT_WORD(id) + 1);
+}
+
+void ft_checker_task_gone(int id)
+{
+	__clear_bit(id, ck_on_cpu[ft_m.tasks[id].cpu]);
+	__clear_bit(id, ck_moved);
+}
+
+static bool may_have_left(int id, u64 locked)
+{
+	const struct ft_task *t = &ft_m.tasks[id];
+
+	return t->lag.was_on_rq && (test_bit(id, ck_moved) || (locked & BIT_ULL(t->cpu)));
+}
+
+/* The CPUs whose rq lock is held, but for @cpu's. */
+static u64 other_rqs_locked(int cpu)
+{
+	u64 locked = 0;
+
+	for (int c = 0; c < ft_m.nr_cpus; c++)
+		if (c != cpu && raw_spin_is_locked(&cpu_rq(c)->__lock))
+			locked |= BIT_ULL(c);
+	return locked;
+}
+
+/* The ids of word @w to visit: this CPU's tasks, the moved, the locked CPUs'. */
+static unsigned long ck_visit(int w, int cpu, u64 locked)
+{
+	unsigned long ids = ck_on_cpu[cpu][w] | ck_moved[w];
+
+	for (; locked; locked &= locked - 1)
+		ids |= ck_on_cpu[__builtin_ctzll(locked)][w];
+	return ids;
+}
+
+/*
+ * The full scan (FAIRTEST_CHECKER=full) also proves the incremental one's
+ * premises wherever it runs: the kept CPU is the task's, and no task the
+ * incremental scan would skip has anything to check.
+ */
+static void audit_task_scan(int id, int cpu, bool resync, u64 locked)
+{
+	const struct ft_task *t = &ft_m.tasks[id];
+	struct task_struct *p = t->p;
+	int kept = test_bit(id, ck_on_cpu[task_cpu(p)]) ? task_cpu(p) : -1;
+
+	if (t->cpu != task_cpu(p) || kept < 0 ||
+	    test_bit(id, ck_on_cpu[cpu]) != (task_cpu(p) == cpu))
+		ft_fault_here("incremental checker", NULL, "task %d on cpu %d, kept as on cpu %d",
+			      p->pid, task_cpu(p), t->cpu);
+	else if (t->cpu != cpu && t->lag.was_on_rq && !p->se.on_rq && !resync &&
+		 !may_have_left(id, locked))
+		ft_fault_here("incremental checker", NULL,
+			      "task %d dequeued on cpu %d unseen by cpu %d's check", p->pid, t->cpu, cpu);
+}
+
+/* One task, as this CPU's check sees it; @queued counts the rq's tasks. */
+static void check_task(int id, int cpu, struct members *members, int n,
+		       unsigned int *queued)
+{
+	struct ft_task *t = &ft_m.tasks[id];
+	struct task_struct *p = t->p;
+
+	if (t->cpu != cpu) {
+		if (!p->se.on_rq)	/* dequeued for a migration elsewhere */
+			check_dequeued(&p->se, &t->lag, 0);
+		return;
+	}
+	__clear_bit(id, ck_moved);
+	*queued += task_on_rq_queued(p) && !in_throttled_group(&p->se) && !task_in_limbo(p);
+	count_member(members, n, &p->se);
+	check_dequeued(&p->se, &t->lag, tree_max(members, n, &p->se, cpu));
+}
+
 void ft_check_invariants(struct rq *rq)
 {
 	static struct members members[FT_MAX_GROUPS];	/* too big for a kernel frame */
 	int cpu = cpu_of(rq), n = 0;
 	unsigned int queued = 0;
+	bool resync;
+	u64 locked;
 
 	if (!ft_m.booted || ft_m.checks_off)
 		return;
@@ -461,18 +579,24 @@ void ft_check_invariants(struct rq *rq)
 		check_dequeued(gse, &ft_m.gse_lag[g][cpu], tree_max(members, n, gse, cpu));
 #endif
 	}
-	ft_for_each_task_id(id) {
-		struct task_struct *p = ft_m.tasks[id].p;
-
-		if (task_cpu(p) != cpu) {
-			if (!p->se.on_rq)	/* dequeued for a migration elsewhere */
-				check_dequeued(&p->se, &ft_m.tasks[id].lag, 0);
-			continue;
+	resync = !ft_m.checks_synced;	/* tasks were not seen meanwhile */
+	ft_m.checks_synced = true;
+	locked = other_rqs_locked(cpu);
+	if (ft_m.checks_full || resync) {
+		ft_for_each_task_id(id) {
+			if (ft_m.checks_full)
+				audit_task_scan(id, cpu, resync, locked);
+			check_task(id, cpu, members, n, &queued);
 		}
-		queued += task_on_rq_queued(p) && !in_throttled_group(&p->se) &&
-			  !task_in_limbo(p);
-		count_member(members, n, &p->se);
-		check_dequeued(&p->se, &ft_m.tasks[id].lag, tree_max(members, n, &p->se, cpu));
+	} else {
+		for (int w = 0; w < ck_words; w++) {
+			for (unsigned long ids = ck_visit(w, cpu, locked); ids; ids &= ids - 1) {
+				int id = w * BITS_PER_LONG + __builtin_ctzl(ids);
+
+				if (ft_m.tasks[id].cpu == cpu || may_have_left(id, locked))
+					check_task(id, cpu, members, n, &queued);
+			}
+		}
 	}
 	for (int i = 0; i < n; i++)
 		check_members(&members[i]);

@@ -27,6 +27,14 @@
  * scanned, not hashed, and a tree unchanged since the last look keeps its
  * marks as they are (an inserted entity is a leaf, so it cannot have had
  * two children at an unchanged place).
+ *
+ * Two looks are known to find nothing new, and are skipped unless
+ * FAIRTEST_CHECKER=full (which takes them and faults where one does find a
+ * change): the one after a rebalance that made no rotation, since a
+ * rotation is the only move the rebalance makes; and the check's, when the
+ * tree holds as many nodes as the last look saw, since every insert is
+ * looked at (linked, then always rebalanced) and what a look can miss is
+ * an erase that needs no rebalancing, which leaves a node fewer.
  */
 #include "driver.h"
 
@@ -69,6 +77,8 @@ static int rbw_nr;
 static struct rbw_node rbw_next[RBW_NODES];
 static short rbw_was[RBW_NODES];	/* a look: each node's index in the last one */
 static void (*rbw_rotate_fn)(struct rb_node *old, struct rb_node *new);
+static unsigned long rbw_rotations;	/* rotations seen, ever */
+static bool rbw_last_same;		/* the last look found the tree as it was */
 static struct ft_rbwatch *rbw_rotating;
 /*
  * With the checker off nothing looks at min_slice, so the wrappers only
@@ -205,6 +215,7 @@ static struct ft_rbwatch *rbw_sync(struct rb_root *root, struct rb_node *inserte
 	struct ft_rbwatch *w = rbw_tree(root);
 	int n = 0;
 
+	rbw_last_same = false;
 	if (!w)
 		return NULL;
 	rbw_collect(root->rb_node, &n);
@@ -213,8 +224,10 @@ static struct ft_rbwatch *rbw_sync(struct rb_root *root, struct rb_node *inserte
 		rbw_unhash(w);
 		return w;
 	}
-	if (rbw_same(w, n))
+	if (rbw_same(w, n)) {
+		rbw_last_same = true;
 		return w;	/* nothing moved: the marks hold as they are */
+	}
 	for (int i = 0; i < w->n; i++)
 		w->snap[i].kept = false;
 	for (int j = 0; j < n; j++) {
@@ -245,6 +258,34 @@ struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
 	return rbw_sync(root, NULL);
 }
 
+/* A watched tree's snapshot, followed and holding @nodes nodes. */
+static struct ft_rbwatch *rbw_holding(struct rb_root *root, int nodes)
+{
+	if (rbw_blind || nodes <= 0)
+		return NULL;
+	for (int t = 0; t < rbw_nr; t++)
+		if (rbw_roots[t] == root)
+			return !rbw_trees[t].overflow && rbw_trees[t].n == nodes ? &rbw_trees[t] : NULL;
+	return NULL;
+}
+
+/*
+ * The check's look at a tree it has counted @nodes in: with as many nodes
+ * as the last look saw, none was erased unseen, so nothing moved.
+ */
+struct ft_rbwatch *ft_rbwatch_look(struct rb_root *root, int nodes)
+{
+	struct ft_rbwatch *kept = rbw_holding(root, nodes), *w;
+
+	if (kept && !ft_m.checks_full)
+		return kept;
+	w = rbw_sync(root, NULL);
+	if (kept && !rbw_last_same)
+		ft_fault_here("incremental checker", NULL,
+			      "a tree of %d nodes changed with no look and no node fewer", nodes);
+	return w;
+}
+
 /* Whether @node's min_slice may be stale by itself (not counting its subtree). */
 bool ft_rbwatch_marked(const struct ft_rbwatch *w, struct rb_node *node)
 {
@@ -256,11 +297,23 @@ bool ft_rbwatch_marked(const struct ft_rbwatch *w, struct rb_node *node)
 	return i < 0 || w->snap[i].marked;
 }
 
+/*
+ * The same, for the @i-th node in preorder of a tree that a look has just
+ * seen: read from the snapshot without a search when it is there.
+ */
+bool ft_rbwatch_marked_at(const struct ft_rbwatch *w, struct rb_node *node, int i)
+{
+	if (w && !w->overflow && i < w->n && w->snap[i].node == node)
+		return w->snap[i].marked;
+	return ft_rbwatch_marked(w, node);
+}
+
 static void rbw_rotate(struct rb_node *old, struct rb_node *new)
 {
 	int i;
 
 	rbw_rotate_fn(old, new);
+	rbw_rotations++;
 	if (rbw_rotating && (i = rbw_find(rbw_rotating, new)) >= 0)
 		rbw_rotating->snap[i].marked = true;
 }
@@ -268,6 +321,7 @@ static void rbw_rotate(struct rb_node *old, struct rb_node *new)
 static void rbw_rebalance(struct rb_node *node, struct rb_root *root, bool insert,
 			  void (*rotate)(struct rb_node *old, struct rb_node *new))
 {
+	unsigned long rotations = rbw_rotations;
 	struct ft_rbwatch *w;
 	int i;
 
@@ -289,7 +343,10 @@ static void rbw_rebalance(struct rb_node *node, struct rb_root *root, bool inser
 	else
 		__real___rb_erase_color(node, root, rbw_rotate);
 	rbw_rotating = NULL;
-	ft_rbwatch_sync(root);
+	if (rbw_rotations != rotations)
+		ft_rbwatch_sync(root);
+	else if (ft_m.checks_full && (ft_rbwatch_sync(root), !rbw_last_same) && w && !w->overflow)
+		ft_fault_here("incremental checker", NULL, "a rebalance with no rotation moved a node");
 }
 
 void __wrap___rb_insert_augmented(struct rb_node *node, struct rb_root *root,

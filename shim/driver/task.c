@@ -116,12 +116,12 @@ int ft_task_fork(const struct ft_task_attr *attr)
 
 	/* sched_cgroup_fork(): the parent runs on @cpu */
 	ft_switch_cpu(cpu);
-	__set_task_cpu(p, cpu);
+	ft_set_task_cpu(p, cpu);
 	p->sched_class->task_fork(p);
 
 	/* wake_up_new_task(), from the parent's CPU */
 	WRITE_ONCE(p->__state, TASK_RUNNING);
-	__set_task_cpu(p, ft_select_task_rq(p, task_cpu(p), &wake_flags));
+	ft_set_task_cpu(p, ft_select_task_rq(p, task_cpu(p), &wake_flags));
 	rq = lock_task_here(p, &rf);
 	post_init_entity_util_avg(p);
 	activate_task(rq, p, ENQUEUE_NOCLOCK | ENQUEUE_INITIAL);
@@ -317,6 +317,7 @@ void ft_task_dead(struct task_struct *p)
 	p->sched_class->task_dead(p);
 #endif
 	ft_set_wake_at(&ft_m.tasks[id], 0);
+	ft_checker_task_gone(id);
 	ft_m.tasks[id] = (struct ft_task){};
 	ft_autogroup_release(p, false);
 	ft_numa_task_free(p);

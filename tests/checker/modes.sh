@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The incremental invariant checker finds what the full one finds
+# (FAIRTEST_CHECKER=full, docs/speed.md): every suite, and property
+# sequences beyond the suites' own, print the same KTAP under both on the
+# unmutated tree; each mutant of the checker's own rules (lag clamp,
+# eligibility, V sums, augmented minima, counts) applied to fair.c makes
+# every suite print the same KTAP under both, and is caught; the full
+# checker's audit of the incremental one's premises (a fault of its own)
+# never fires; a bad FAIRTEST_CHECKER is refused. Prints one line per
+# check and a tally.
+#
+# usage: modes.sh OBJ KSRC PROFILE
+set -u
+obj=$1 ksrc=$2 profile=$3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$obj/checker-modes
+passed=0 failed=0
+rm -rf "$out"
+mkdir -p "$out"
+
+result() {	# ok|fail, what
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $2"
+	fi
+}
+
+# The checker's own rules: each mutant breaks one (n/a where the tree
+# lacks its lines; 7.x's twins are the x- ones).
+mutants='eligibility-strict lag-clamp-widened lag-sign-flipped augment-left-not-propagated
+avg-load-not-subtracted avg-vruntime-truncates delayed-count-not-raised min-slice-right-dropped
+min-slice-no-child reweight-queued-keeps-vlag x-eligibility-strict x-lag-clamp-widened
+x-max-slice-not-propagated x-avg-vruntime-truncates x-reweight-queued-keeps-vlag'
+
+# 1. The unmutated tree: all suites, then 2000 more property sequences.
+for run in suites property; do
+	set --
+	[ "$run" = property ] && set -- --seed 5000 'fair_property.*'
+	for mode in full incremental; do
+		FAIRTEST_SEQUENCES=$([ "$run" = property ] && echo 1000) \
+			FAIRTEST_CHECKER=$mode "$obj/fairtest" "$@" >"$out/$run.$mode" 2>&1
+		echo $? >>"$out/$run.$mode"
+	done
+	if cmp -s "$out/$run.full" "$out/$run.incremental" && grep -q '^fairtest: .* 0 failed' "$out/$run.full"; then
+		result ok "unmutated, $run: the same KTAP under both checkers ($(sed -n 's/^fairtest: //p' "$out/$run.full"))"
+	else
+		diff "$out/$run.full" "$out/$run.incremental" | head -n 10
+		result fail "unmutated, $run: the checkers differ or a case failed (see $out/$run.*)"
+	fi
+done
+
+# 2. Each mutant, every suite under both checkers (tests/checker/both.sh).
+: >"$out/diffs"
+MUTANTS=$(echo $mutants) MUTATE_RUNNER=$top/tests/checker/both.sh CHECKER_MODES_DIFFS=$out/diffs \
+	"$top/sched_fair/mutate.sh" "$obj" "$ksrc" "$profile" --timeout 30 >"$out/mutate" 2>&1
+while read -r name verdict by; do
+	case $verdict in
+	caught)
+		if grep -q "^$name:" "$out/diffs"; then
+			grep -A6 "^$name:" "$out/diffs"
+			result fail "$name: the checkers print different KTAP"
+		else
+			result ok "$name: caught, the same KTAP under both checkers ($by)"
+		fi ;;
+	n/a) echo "ok - $name: n/a on this tree # SKIP $by" ;;
+	*) result fail "$name: $verdict $by" ;;
+	esac
+done <<EOT
+$(sed -n '/^MUTANT /,/^mutate: /{ /^MUTANT /d; /^mutate: /d; p; }' "$out/mutate")
+EOT
+grep -q '^mutate: ' "$out/mutate" || { cat "$out/mutate"; result fail "mutate.sh did not finish"; }
+
+# 3. Bad input: one line naming the variable, exit 2, nothing run.
+FAIRTEST_CHECKER=sometimes "$obj/fairtest" 'fair_property.*' >"$out/bad" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <"$out/bad")" = 1 ] && grep -q 'FAIRTEST_CHECKER=sometimes' "$out/bad"; then
+	result ok "FAIRTEST_CHECKER=sometimes is refused: $(cat "$out/bad")"
+else
+	result fail "FAIRTEST_CHECKER=sometimes: exit $rc, $(head -n 3 "$out/bad")"
+fi
+
+echo "checker: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
