@@ -313,9 +313,21 @@ static void plans_catch_up(struct sim_run *run)
 	ft_u64 now = ft_now();
 	int tie = ft_budget_tie_cpu();
 
-	for (int k = 0; k < run->nr_planners; k++)
-		plan_catch_up(run, &run->tasks[run->planners[k]], now, tie);
-	plans_tidy(run);
+	run->plan_next = ~0ULL;
+	for (int k = 0; k < run->nr_planners; ) {
+		struct sim_task *t = &run->tasks[run->planners[k]];
+
+		if (t->plan[t->plan_i].due <= now)
+			plan_catch_up(run, t, now, tie);
+		if (t->plan_i == t->plan_n) {
+			t->plan_i = t->plan_n = 0;
+			run->planners[k] = run->planners[--run->nr_planners];
+			continue;
+		}
+		if (t->plan[t->plan_i].due < run->plan_next)
+			run->plan_next = t->plan[t->plan_i].due;
+		k++;
+	}
 }
 
 /* After the loop's own operation on pipe @res: are the planned ones still safe? */
@@ -350,8 +362,13 @@ static void plan_end(struct sim_run *run, struct sim_task *t)
 	plans_tidy(run);
 }
 
-/* advance() on a copy of the position; false where it would do more than move */
-static inline bool plan_advance(const struct sim_def *d, struct sim_step *p)
+/* Where advance() would go, on a copy; false where it would do more than move. */
+struct plan_pos {
+	int phase, ev;
+	long phase_loop, thread_loop;
+};
+
+static inline bool plan_advance(const struct sim_def *d, struct plan_pos *p)
 {
 	const struct sim_phase *ph;
 
@@ -388,39 +405,40 @@ static void plan(struct sim_run *run, struct sim_task *t)
 {
 	const struct sim_def *d = &run->w->defs[t->def];
 	const struct sim_event *e = &d->ph[t->phase].ev[t->ev];
-	struct sim_step *s;
+	struct plan_pos pos;
 	ft_u64 exec, at, due;
 	int cpu, n = 0;
 
 	if (run->o->no_plans || t->state != 1 || e->kind != SIM_RUN || !e->ns || t->done ||
 	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
 		return;
-	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX + 1, sizeof(*t->plan))))
+	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
 		abort();
 	exec = ft_task_exec_ns(t->id);
 	at = exec + e->ns;
 	due = ft_now() + e->ns;
-	/* the position moves along plan[n], which becomes a step once it is one */
-	s = &t->plan[0];
-	*s = (struct sim_step){ .phase = t->phase, .ev = t->ev,
-				.phase_loop = t->phase_loop, .thread_loop = t->thread_loop };
+	/* built in registers: a copy of a step just written stalls on its stores */
+	pos = (struct plan_pos){ t->phase, t->ev, t->phase_loop, t->thread_loop };
 	while (n < SIM_PLAN_MAX) {
 		const struct sim_event *op, *r;
+		struct sim_step *s;
 
-		if (!plan_advance(d, s) || !plan_safe(run, op = &d->ph[s->phase].ev[s->ev]) ||
-		    !plan_advance(d, s) || (r = &d->ph[s->phase].ev[s->ev])->kind != SIM_RUN ||
+		if (!plan_advance(d, &pos) || !plan_safe(run, op = &d->ph[pos.phase].ev[pos.ev]) ||
+		    !plan_advance(d, &pos) || (r = &d->ph[pos.phase].ev[pos.ev])->kind != SIM_RUN ||
 		    !r->ns)
 			break;
+		s = &t->plan[n++];
 		s->at = at;
 		s->due = due;
 		s->res = op->res;
 		s->write = op->kind == SIM_PIPE_WRITE;
+		s->phase = pos.phase;
+		s->ev = pos.ev;
+		s->phase_loop = pos.phase_loop;
+		s->thread_loop = pos.thread_loop;
 		(s->write ? run->plan_w : run->plan_r)[op->res]++;
 		at += r->ns;
 		due += r->ns;
-		s[1] = s[0];
-		s++;
-		n++;
 	}
 	if (!n)
 		return;
