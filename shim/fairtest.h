@@ -434,7 +434,7 @@ bool ft_task_on_cpu(int id);		/* is it some CPU's curr now? */
 /*
  * The CPU @id runs on if its exec time grows with the clock from now on,
  * exactly (it is curr, the clock is past its exec_start, no fault point is
- * armed), else -1: then its budget ends when the plan says (sim/engine.c).
+ * armed), else -1. sim/engine.c plans a task's steps only while it holds.
  */
 int ft_task_steady_cpu(int id);
 /*

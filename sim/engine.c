@@ -10,7 +10,9 @@
  * runs again, as on a real machine. Mutexes hand over to the first waiter
  * and conditions wake in FIFO order: both are deterministic by design.
  * A wake-up that reaches a waiter before it managed to block (it was
- * preempted in between) is kept as a token, so none is ever lost.
+ * preempted in between) is kept as a token, so none is ever lost. Pipe
+ * steps that neither block nor wake are planned ahead and taken without
+ * the loop, in the same order and at the same instants (plans, below).
  */
 #include <errno.h>
 #include <stdlib.h>
