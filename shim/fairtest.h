@@ -431,6 +431,18 @@ int ft_task_run_budget(int id, ft_u64 exec_ns, ft_u64 stop_at);
 int ft_task_wake_at(int id, ft_u64 when);	/* timer for a sleeping task */
 ft_u64 ft_task_exec_ns(int id);		/* sum_exec_runtime as of now */
 bool ft_task_on_cpu(int id);		/* is it some CPU's curr now? */
+/*
+ * The CPU @id runs on if its exec time grows with the clock from now on,
+ * exactly (it is curr, the clock is past its exec_start, no fault point is
+ * armed), else -1. sim/engine.c plans a task's steps only while it holds.
+ */
+int ft_task_steady_cpu(int id);
+/*
+ * Of the budget ends due now, those of CPUs below this one have been
+ * stepped: the loop is stepping this CPU's in the first pass at this
+ * instant; past that pass, every CPU's (FT_MAX_CPUS).
+ */
+int ft_budget_tie_cpu(void);
 void ft_set_invariant_checking(bool on);	/* on after every ft_boot() */
 void ft_init_granularity(void);	/* sched_init_smp()'s base slice for this many CPUs */
 
@@ -488,6 +500,7 @@ enum ft_point {
 };
 /* Kernel side: does @point fail now? libfiu decides; firings are counted. */
 int ft_host_fail(enum ft_point point);
+bool ft_host_faults_armed(void);
 /* User side, for tests: enable a point in this case's process only. */
 const char *ft_inject_name(enum ft_point point);
 int ft_inject_enable(enum ft_point point, double probability); /* 1: always */

@@ -40,6 +40,12 @@ int ft_host_fail(enum ft_point point)
 	return 1;
 }
 
+/* Can any point fire? sim/engine.c plans only where none can (the clock is exact). */
+bool ft_host_faults_armed(void)
+{
+	return armed;
+}
+
 const char *ft_inject_name(enum ft_point point)
 {
 	return point >= 0 && point < FT_FP_NR ? names[point] : NULL;

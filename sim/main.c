@@ -19,7 +19,7 @@ static void usage(void)
 		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
 		"               [--timer-slack US] [--wake-cost US] [--idle-exit US]\n"
 		"               [--wake-preempt US] [--ideal]\n"
-		"               [--no-check] [--quiet] WORKLOAD.json\n"
+		"               [--no-check] [--no-plans] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
 		"               [--duration S] [--json FILE] [--quiet]\n"
 		"       fairsim --compare BASE.json... --vs PATCHED.json... [--markdown]\n"
@@ -223,6 +223,8 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--no-check")) {
 			o.no_check = true;
+		} else if (!strcmp(a, "--no-plans")) {
+			o.no_plans = true;
 		} else if (!strcmp(a, "--quiet")) {
 			o.quiet = true;
 		} else if (!strcmp(a, "--islands")) {

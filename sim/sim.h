@@ -110,6 +110,20 @@ void sim_samples_sort(struct sim_samples *s);
 ft_u64 sim_pct(const struct sim_samples *s, double pct);	/* sorted */
 void sim_samples_free(struct sim_samples *s);
 
+/*
+ * A step a running task takes without waking the event loop (engine.c's
+ * plans): a pipe operation known to neither block nor wake, when its exec
+ * time reaches @at; then it runs the run event at the position given.
+ */
+struct sim_step {
+	ft_u64 at, due;		/* exec time; the time it reaches it, running on */
+	int res;
+	bool write;
+	int phase, ev;
+	long phase_loop, thread_loop;
+};
+#define SIM_PLAN_MAX	32
+
 /* What the engine measured for one task instance. */
 struct sim_task {
 	int id;			/* the driver's task id (pid in traces) */
@@ -143,6 +157,9 @@ struct sim_task {
 	int rq_cpu;		/* the CPU it is queued on, -1 not known */
 	bool woke_idle;		/* its last wake-up found its CPU idle */
 	ft_u64 allowed;		/* CPUs it may run on, 0 = all */
+	/* engine.c's plan: steps [plan_i, plan_n) not yet taken, on plan_cpu */
+	struct sim_step *plan;
+	int plan_i, plan_n, plan_cpu;
 };
 
 /*
@@ -201,6 +218,7 @@ struct sim_opts {
 	ft_u64 idle_exit_ns;	/* an idle CPU's delay from a wake-up to the switch */
 	ft_u64 wake_preempt_ns;	/* a busy CPU's, when the wake-up preempts it */
 	bool no_check;
+	bool no_plans;		/* every step through the event loop (engine.c) */
 	bool quiet;
 };
 
@@ -216,6 +234,10 @@ struct sim_run {
 	int *waitq_n;
 	int *owner;		/* mutex: task index, -1 free */
 	long *fill;		/* pipe: messages in it */
+	long *plan_w, *plan_r;	/* pipe: writes and reads planned, not yet taken */
+	int planners[FT_MAX_CPUS];	/* tasks with a plan: running ones */
+	int nr_planners;
+	ft_u64 plan_next;	/* the earliest step due of all plans */
 	int *group_id;		/* the driver's id of each taskgroup */
 	struct sim_task *forking;	/* being forked: wakeup_new is its */
 	int alive, blocked;	/* tasks not exited; blocked on a resource */

@@ -114,6 +114,16 @@ bool ft_task_on_cpu(int id)
 	return p && task_current(task_rq(p), p);
 }
 
+int ft_task_steady_cpu(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	if (!p || !ft_m.tasks[id].driven || !task_current(task_rq(p), p) ||
+	    ft_clock_peek() < p->se.exec_start || ft_host_faults_armed())
+		return -1;
+	return task_cpu(p);
+}
+
 static int obs_prio(struct task_struct *p)
 {
 	return p == cpu_rq(task_cpu(p))->idle ? 120 : p->prio;

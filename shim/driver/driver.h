@@ -76,6 +76,7 @@ struct ft_machine {
 	bool budget_known[NR_CPUS];
 	u64 budget_next;		/* the earliest of budget_at[], all known */
 	bool budget_next_known;
+	int tie_cpu;			/* ft_budget_tie_cpu() */
 	u64 tick_next;			/* the earliest next_tick[] of a ticking CPU */
 	bool tick_known;		/* cleared where next_tick[] or tick_stopped[] is written */
 	u64 wake_next;			/* the earliest wake_at of all tasks */

@@ -198,7 +198,13 @@ static u64 next_event(u64 end)
 	return min(next, next_wake());
 }
 
-static void run_events(void)
+/*
+ * @first: the clock has just come to this instant, so every budget that
+ * ends now is stepped in the pass below, in CPU order. The engine's plans
+ * (sim/engine.c) keep that order for the steps they take without a pass:
+ * ft_budget_tie_cpu() says how far the pass has come.
+ */
+static void run_events(bool first)
 {
 	/* none due: the loop below would change nothing */
 	bool due = budget_next() <= ft_m.now;
@@ -209,6 +215,7 @@ static void run_events(void)
 
 		if (budget_end_kept(cpu) > ft_m.now)
 			continue;
+		ft_m.tie_cpu = first ? cpu : FT_MAX_CPUS;
 		p = cpu_rq(cpu)->curr;
 		t = &ft_m.tasks[p->pid];
 		if (t->driven) {
@@ -226,6 +233,7 @@ static void run_events(void)
 			ft_set_wake_at(t, ft_m.now + t->sleep_ns);
 		}
 	}
+	ft_m.tie_cpu = FT_MAX_CPUS;
 	/* the timers due, in task order */
 	ft_for_each_task_id(id) {
 		struct ft_task *t = &ft_m.tasks[id];
@@ -265,6 +273,11 @@ static void run_events(void)
 	}
 }
 
+int ft_budget_tie_cpu(void)
+{
+	return ft_m.tie_cpu;
+}
+
 int ft_run_for(u64 ns)
 {
 	u64 end;
@@ -272,11 +285,13 @@ int ft_run_for(u64 ns)
 	if (!ft_m.booted)
 		return -ENODEV;
 	end = ft_m.now + ns;
+	ft_m.tie_cpu = FT_MAX_CPUS;
 	for (;;) {
 		u64 next = next_event(end);
+		bool first = next > ft_m.now;
 
 		ft_clock_advance_to(next);
-		run_events();
+		run_events(first);
 		/* a budget's next step that changed nothing needs no preemption point */
 		if (!ft_m.quiet) {
 			ft_resched_pending();
