@@ -7,8 +7,11 @@
  * wake-up. Zero-time events (signal, unlock, resume, fork, ...) happen in
  * that same instant, one after another, for as long as the task still
  * holds its CPU; a wake-up that preempts it leaves the rest for when it
- * runs again, as on a real machine. Mutexes hand over to the first waiter
- * and conditions wake in FIFO order: both are deterministic by design.
+ * runs again, as on a real machine. Mutexes and conditions are glibc's
+ * (rt-app's lock, unlock, wait and broad are pthread_mutex_* and
+ * pthread_cond_*), whose futex wake-ups are the workload's own: see
+ * lock() and broad(). Futex and condition queues are FIFO, which keeps
+ * the engine deterministic.
  * A wake-up that reaches a waiter before it managed to block (it was
  * preempted in between) is kept as a token, so none is ever lost.
  */
@@ -179,27 +182,86 @@ static enum step sleep_until(struct sim_run *run, struct sim_task *t, ft_u64 whe
 	return STAY;
 }
 
+/*
+ * glibc's mutex (a normal one: rt-app sets no protocol unless pi_enabled)
+ * is a futex word: 0 free, 1 taken, 2 taken and maybe waited for. Unlock
+ * stores 0 and, if the word was 2, wakes one futex waiter; nothing is
+ * handed over: the woken waiter tries again when it runs and sleeps once
+ * more if a task that ran first took the mutex meanwhile. A lock that
+ * finds the mutex taken sets 2 before it sleeps, and so does every later
+ * try of that lock (and the re-take after a condition wait): its unlock
+ * wakes the next waiter, so contended waiters wake each other in turn.
+ */
 static void unlock(struct sim_run *run, int m, struct sim_task *t)
 {
-	int next;
+	int next, word = run->word[m];
 
 	if (run->owner[m] != idx_of(run, t))
 		return;	/* not ours: pthread would return EPERM, the task goes on */
-	next = dequeue(run, m);
-	run->owner[m] = next;
-	if (next >= 0)
+	run->owner[m] = -1;
+	run->word[m] = 0;
+	if (word == 2 && (next = dequeue(run, m)) >= 0)
 		wake(run, next);
 }
 
-/* Take mutex @m, or queue for it: the unlocker hands it over. */
-static enum step lock(struct sim_run *run, int m, struct sim_task *t)
+/*
+ * Take mutex @m (@word 1: lll_lock's first try) or set it contended and
+ * sleep on it (@word 2: every later try, and pthread_cond_wait()'s
+ * re-take); the caller tries again with 2 when the task runs after that.
+ */
+static enum step lock(struct sim_run *run, int m, struct sim_task *t, int word)
 {
 	if (run->owner[m] < 0) {
 		run->owner[m] = idx_of(run, t);
+		run->word[m] = word;
 		return NEXT;
 	}
+	run->word[m] = 2;
 	enqueue(run, m, t);
 	return block(run, t);
+}
+
+/*
+ * pthread_cond_broadcast() of glibc 2.25-2.40 (the condition's groups:
+ * waiters queue in G2; a broadcast makes G2 the new G1 and wakes all of
+ * it). Before it switches, it waits until every waiter of the previous
+ * G1 that slept on the futex has left it (__condvar_quiesce_and_switch_g1()):
+ * a waiter woken by the last broadcast holds its group reference until it
+ * runs, so under load the broadcaster sleeps, inside its critical section,
+ * until the last of them runs and wakes it. A broadcast with no waiter
+ * does nothing. Condition signals and rt-app's suspend/resume stay a
+ * plain FIFO wake-up.
+ */
+static enum step broad(struct sim_run *run, int c, struct sim_task *t)
+{
+	int i;
+
+	if (!run->waitq_n[c])
+		return NEXT;
+	if (run->grefs[c]) {
+		run->quiescer[c] = idx_of(run, t);
+		return block(run, t);
+	}
+	while ((i = dequeue(run, c)) >= 0) {
+		run->tasks[i].gref = true;
+		run->grefs[c]++;
+		wake(run, i);
+	}
+	return NEXT;
+}
+
+/* A waiter woken by a broadcast leaves its group: the last wakes the broadcaster. */
+static void put_gref(struct sim_run *run, int c, struct sim_task *t)
+{
+	int q = run->quiescer[c];
+
+	if (!t->gref)
+		return;
+	t->gref = false;
+	if (--run->grefs[c] || q < 0)
+		return;
+	run->quiescer[c] = -1;
+	wake(run, q);
 }
 
 static ft_u64 *timer_of(struct sim_run *run, struct sim_task *t, int res)
@@ -258,7 +320,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 	case SIM_TIMER:
 		return timer(run, t, e);
 	case SIM_LOCK:
-		return lock(run, e->res, t);
+		return lock(run, e->res, t, 1);
 	case SIM_UNLOCK:
 		unlock(run, e->res, t);
 		return NEXT;
@@ -276,6 +338,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 			wake(run, i);
 		return NEXT;
 	case SIM_BROAD:
+		return broad(run, e->res, t);
 	case SIM_RESUME:
 		while ((i = dequeue(run, e->res)) >= 0)
 			wake(run, i);
@@ -313,10 +376,16 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 /* The task runs again after a started event: finish it. */
 static enum step resume(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
 {
-	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && e->mutex >= 0 && t->state == 1) {
-		t->state = 2;	/* woken: take the mutex back */
-		return lock(run, e->mutex, t) == NEXT ? NEXT : STAY;
+	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && t->state == 1)
+		put_gref(run, e->res, t);
+	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && e->mutex >= 0) {
+		t->state = 2;	/* woken: take the mutex back, or try again */
+		return lock(run, e->mutex, t, 2) == NEXT ? NEXT : STAY;
 	}
+	if (e->kind == SIM_LOCK)
+		return lock(run, e->res, t, 2) == NEXT ? NEXT : STAY;	/* woken: try again */
+	if (e->kind == SIM_BROAD)
+		return broad(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
 	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
 		return pipe_io(run, t, e);	/* woken: try again */
 	return NEXT;
@@ -525,8 +594,11 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
 	run->fill = calloc(w->nr_res + 1, sizeof(long));
 	run->owner = malloc((w->nr_res + 1) * sizeof(int));
+	run->quiescer = malloc((w->nr_res + 1) * sizeof(int));
 	for (int i = 0; i <= w->nr_res; i++)
-		run->owner[i] = -1;
+		run->owner[i] = run->quiescer[i] = -1;
+	run->word = calloc(w->nr_res + 1, sizeof(int));
+	run->grefs = calloc(w->nr_res + 1, sizeof(int));
 	run->end_ns = o->duration_ns ? o->duration_ns : w->duration_ns;
 
 	if (o->islands ? ft_boot(o->cpus) : ft_boot_topology(&o->topo)) {
@@ -628,5 +700,8 @@ void sim_run_free(struct sim_run *run)
 	free(run->waitq);
 	free(run->waitq_n);
 	free(run->owner);
+	free(run->quiescer);
+	free(run->word);
+	free(run->grefs);
 	free(run->group_id);
 }

@@ -119,6 +119,7 @@ struct sim_task {
 	int phase, ev, state;
 	long phase_loop, thread_loop;
 	bool done, wake_token, started, delaying, blocked;
+	bool gref;		/* woken by a broadcast, not yet run (broad()) */
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
 	/* timers of this instance ("unique" ones) */
@@ -215,6 +216,9 @@ struct sim_run {
 	int **waitq;		/* per resource: task indices, FIFO */
 	int *waitq_n;
 	int *owner;		/* mutex: task index, -1 free */
+	int *word;		/* mutex: glibc's futex word, 0, 1 or 2 */
+	int *grefs;		/* condition: broadcast-woken waiters not yet run */
+	int *quiescer;		/* condition: its broadcaster waiting for them, or -1 */
 	long *fill;		/* pipe: messages in it */
 	int *group_id;		/* the driver's id of each taskgroup */
 	struct sim_task *forking;	/* being forked: wakeup_new is its */
