@@ -228,18 +228,27 @@ static enum step lock(struct sim_run *run, int m, struct sim_task *t, int word)
  * G1 that slept on the futex has left it (__condvar_quiesce_and_switch_g1()):
  * a waiter woken by the last broadcast holds its group reference until it
  * runs, so under load the broadcaster sleeps, inside its critical section,
- * until the last of them runs and wakes it. A broadcast with no waiter
- * does nothing. Condition signals and rt-app's suspend/resume stay a
- * plain FIFO wake-up.
+ * until the last of them runs and wakes it. It waits holding the
+ * condition's internal lock: another broadcaster sleeps on that lock until
+ * the first is done. A broadcast with no waiter does nothing. Condition
+ * signals and rt-app's suspend/resume stay a plain FIFO wake-up.
  */
+/* a condition's broadcasters waiting for its lock: a pipe's writers' queue */
+static int broadcasters(struct sim_run *run, int c)
+{
+	return run->w->nr_res + 1 + c;
+}
+
 static enum step broad(struct sim_run *run, int c, struct sim_task *t)
 {
-	int i;
+	int i, me = idx_of(run, t);
 
-	if (!run->waitq_n[c])
-		return NEXT;
-	if (run->grefs[c]) {
-		run->quiescer[c] = idx_of(run, t);
+	if (run->quiescer[c] >= 0 && run->quiescer[c] != me) {
+		enqueue(run, broadcasters(run, c), t);
+		return block(run, t);
+	}
+	if (run->waitq_n[c] && run->grefs[c]) {
+		run->quiescer[c] = me;
 		return block(run, t);
 	}
 	while ((i = dequeue(run, c)) >= 0) {
@@ -247,21 +256,22 @@ static enum step broad(struct sim_run *run, int c, struct sim_task *t)
 		run->grefs[c]++;
 		wake(run, i);
 	}
+	if (run->quiescer[c] == me) {
+		run->quiescer[c] = -1;
+		if ((i = dequeue(run, broadcasters(run, c))) >= 0)
+			wake(run, i);
+	}
 	return NEXT;
 }
 
 /* A waiter woken by a broadcast leaves its group: the last wakes the broadcaster. */
 static void put_gref(struct sim_run *run, int c, struct sim_task *t)
 {
-	int q = run->quiescer[c];
-
 	if (!t->gref)
 		return;
 	t->gref = false;
-	if (--run->grefs[c] || q < 0)
-		return;
-	run->quiescer[c] = -1;
-	wake(run, q);
+	if (!--run->grefs[c] && run->quiescer[c] >= 0)
+		wake(run, run->quiescer[c]);
 }
 
 static ft_u64 *timer_of(struct sim_run *run, struct sim_task *t, int res)
@@ -589,7 +599,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->tasks = calloc(SIM_MAX_TASKS, sizeof(*run->tasks));
 	run->timer_next = calloc(w->nr_res + 1, sizeof(ft_u64));
 	run->barrier_arrived = calloc(w->nr_res + 1, sizeof(int));
-	/* a pipe's writers queue after every resource's own queue */
+	/* a pipe's writers (a condition's broadcasters) queue after every resource's own queue */
 	run->waitq = calloc(2 * (w->nr_res + 1), sizeof(int *));
 	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
 	run->fill = calloc(w->nr_res + 1, sizeof(long));

@@ -218,7 +218,7 @@ struct sim_run {
 	int *owner;		/* mutex: task index, -1 free */
 	int *word;		/* mutex: glibc's futex word, 0, 1 or 2 */
 	int *grefs;		/* condition: broadcast-woken waiters not yet run */
-	int *quiescer;		/* condition: its broadcaster waiting for them, or -1 */
+	int *quiescer;		/* condition: the broadcaster waiting for them, or -1 */
 	long *fill;		/* pipe: messages in it */
 	int *group_id;		/* the driver's id of each taskgroup */
 	struct sim_task *forking;	/* being forked: wakeup_new is its */

@@ -99,6 +99,20 @@ run broad_quiesce 3 --wake-cost 1000 && expect "broadcast waits for the last bro
 	 t['m-0']['wakeups'] == 3 and t['w-0']['runtime_ns'] == 2000000 and t['w-0']['wakeups'] == 2 and \
 	 t['x-0']['runtime_ns'] == 1000000 and t['x-0']['wakeups'] == 2"
 
+# A broadcaster that finds another waiting for its group sleeps on the
+# condition's lock until the first is done. As above, with each wake-up
+# 1 ms of CPU; M's second broadcast (1.2 ms, no mutex) waits for W; N (CPU
+# 3) broadcasts at 1.2 too and sleeps behind M. W runs at 2.1 and wakes M,
+# which wakes X and then N at 3.1 and sleeps 10 ms; N, at 4.1, finds no
+# waiter and sleeps 10 ms. Expect the run over at 15.1 ms (N's third
+# broadcast after its cost), M and N 3 wake-ups each, M 2.2 ms of run
+# time, N 2 ms (at once: 12.2 ms; the order at 1.2 ms swaps M and N's
+# wake-ups, not these figures).
+run broad_two 4 --wake-cost 1000 && expect "a second broadcaster waits for the first one's lock" \
+	"$out/broad_two.json" \
+	"r['duration_ns'] == 15100000 and t['m-0']['wakeups'] == 3 and t['n-0']['wakeups'] == 3 and \
+	 t['m-0']['runtime_ns'] == 2200000 and t['n-0']['runtime_ns'] == 2000000"
+
 # A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
 # 2 ms each round and is woken by B's arrival, the last one. Expect the
 # run to end at 30 ms with A 10 ms, B 30 ms, A woken 10 times, B never.
