@@ -221,10 +221,17 @@ static enum step lock(struct sim_run *run, int m, struct sim_task *t, int word)
 	return block(run, t);
 }
 
+/* a condition's broadcasters waiting for its lock: a pipe's writers' queue */
+static int broadcasters(struct sim_run *run, int c)
+{
+	return run->w->nr_res + 1 + c;
+}
+
 /*
- * pthread_cond_broadcast() of glibc 2.25-2.40 (the condition's groups:
- * waiters queue in G2; a broadcast makes G2 the new G1 and wakes all of
- * it). Before it switches, it waits until every waiter of the previous
+ * pthread_cond_broadcast() of glibc's condition since 2.25, as in Debian
+ * 12's 2.36, which rt-app runs with (the condition's groups: waiters queue
+ * in G2; a broadcast makes G2 the new G1 and wakes all of it; a guest's
+ * futex trace shows the wait below: twin/futexes.py). Before it switches, it waits until every waiter of the previous
  * G1 that slept on the futex has left it (__condvar_quiesce_and_switch_g1()):
  * a waiter woken by the last broadcast holds its group reference until it
  * runs, so under load the broadcaster sleeps, inside its critical section,
@@ -233,12 +240,6 @@ static enum step lock(struct sim_run *run, int m, struct sim_task *t, int word)
  * the first is done. A broadcast with no waiter does nothing. Condition
  * signals and rt-app's suspend/resume stay a plain FIFO wake-up.
  */
-/* a condition's broadcasters waiting for its lock: a pipe's writers' queue */
-static int broadcasters(struct sim_run *run, int c)
-{
-	return run->w->nr_res + 1 + c;
-}
-
 static enum step broad(struct sim_run *run, int c, struct sim_task *t)
 {
 	int i, me = idx_of(run, t);
