@@ -183,6 +183,27 @@ static enum step sleep_until(struct sim_run *run, struct sim_task *t, ft_u64 whe
 }
 
 /*
+ * FAIRSIM_FUTEX=1: the futex call glibc would make here, in the trace as
+ * the guest's probes write it (twin/futexes.py reads both). A mutex's word
+ * is its resource number, a condition's signals word that plus 0x1000,
+ * its group references plus 0x2000.
+ */
+static void futex_event(struct sim_run *run, struct sim_task *t, const char *event,
+			int word, const char *arg, long n)
+{
+	char text[64];
+
+	if (!run->futex_trace)
+		return;
+	if (word < 0)
+		snprintf(text, sizeof(text), "ret=%ld", n);
+	else
+		snprintf(text, sizeof(text), "ua=0x%x %s=%ld", word, arg, n);
+	/* the analysis' CPU of the task (ft_task_info() would update its rq) */
+	sim_trace_event(run, t->rq_cpu, event, text);
+}
+
+/*
  * glibc's mutex (a normal one: rt-app sets no protocol unless pi_enabled)
  * is a futex word: 0 free, 1 taken, 2 taken and maybe waited for. Unlock
  * stores 0 and, if the word was 2, wakes one futex waiter; nothing is
@@ -200,8 +221,12 @@ static void unlock(struct sim_run *run, int m, struct sim_task *t)
 		return;	/* not ours: pthread would return EPERM, the task goes on */
 	run->owner[m] = -1;
 	run->word[m] = 0;
-	if (word == 2 && (next = dequeue(run, m)) >= 0)
+	if (word != 2)
+		return;
+	futex_event(run, t, "fwake", m, "nr", 1);
+	if ((next = dequeue(run, m)) >= 0)
 		wake(run, next);
+	futex_event(run, t, "fwaker", -1, NULL, next >= 0);
 }
 
 /*
@@ -217,6 +242,7 @@ static enum step lock(struct sim_run *run, int m, struct sim_task *t, int word)
 		return NEXT;
 	}
 	run->word[m] = 2;
+	futex_event(run, t, "fwait", m, "val", 2);
 	enqueue(run, m, t);
 	return block(run, t);
 }
@@ -242,7 +268,7 @@ static int broadcasters(struct sim_run *run, int c)
  */
 static enum step broad(struct sim_run *run, int c, struct sim_task *t)
 {
-	int i, me = idx_of(run, t);
+	int i, n, me = idx_of(run, t);
 
 	if (run->quiescer[c] >= 0 && run->quiescer[c] != me) {
 		enqueue(run, broadcasters(run, c), t);
@@ -250,13 +276,18 @@ static enum step broad(struct sim_run *run, int c, struct sim_task *t)
 	}
 	if (run->waitq_n[c] && run->grefs[c]) {
 		run->quiescer[c] = me;
+		futex_event(run, t, "fwait", 0x2000 + c, "val", 2 * run->grefs[c] + 1);
 		return block(run, t);
 	}
-	while ((i = dequeue(run, c)) >= 0) {
+	if (run->waitq_n[c])
+		futex_event(run, t, "fwake", 0x1000 + c, "nr", 2147483647);
+	for (n = 0; (i = dequeue(run, c)) >= 0; n++) {
 		run->tasks[i].gref = true;
 		run->grefs[c]++;
 		wake(run, i);
 	}
+	if (n)
+		futex_event(run, t, "fwaker", -1, NULL, n);
 	if (run->quiescer[c] == me) {
 		run->quiescer[c] = -1;
 		if ((i = dequeue(run, broadcasters(run, c))) >= 0)
@@ -271,8 +302,11 @@ static void put_gref(struct sim_run *run, int c, struct sim_task *t)
 	if (!t->gref)
 		return;
 	t->gref = false;
-	if (!--run->grefs[c] && run->quiescer[c] >= 0)
-		wake(run, run->quiescer[c]);
+	if (--run->grefs[c] || run->quiescer[c] < 0)
+		return;
+	futex_event(run, t, "fwake", 0x2000 + c, "nr", 2147483647);
+	wake(run, run->quiescer[c]);
+	futex_event(run, t, "fwaker", -1, NULL, 1);
 }
 
 static ft_u64 *timer_of(struct sim_run *run, struct sim_task *t, int res)
@@ -343,6 +377,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		enqueue(run, e->res, t);
 		if (e->mutex >= 0)
 			unlock(run, e->mutex, t);
+		futex_event(run, t, "fwait", 0x1000 + e->res, "val", 0);
 		return block(run, t);
 	case SIM_SIGNAL:
 		if ((i = dequeue(run, e->res)) >= 0)
@@ -634,6 +669,8 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	 * preemption check, as the twin's guest probes read it (docs/twin.md) */
 	probes = getenv("FAIRSIM_PROBES");
 	ft_set_observe_probes(run->trace && probes && *probes && strcmp(probes, "0"));
+	probes = getenv("FAIRSIM_FUTEX");
+	run->futex_trace = run->trace && probes && *probes && strcmp(probes, "0");
 	for (int d = 0; d < w->nr_defs; d++) {
 		for (int i = 0; i < w->defs[d].instance; i++, k++)
 			if (start_instance(run, d, place(o, w->defs[d].cpus, k), i,

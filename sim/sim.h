@@ -219,6 +219,7 @@ struct sim_run {
 	int *word;		/* mutex: glibc's futex word, 0, 1 or 2 */
 	int *grefs;		/* condition: broadcast-woken waiters not yet run */
 	int *quiescer;		/* condition: the broadcaster waiting for them, or -1 */
+	bool futex_trace;	/* FAIRSIM_FUTEX=1: glibc's futex calls in the trace */
 	long *fill;		/* pipe: messages in it */
 	int *group_id;		/* the driver's id of each taskgroup */
 	struct sim_task *forking;	/* being forked: wakeup_new is its */
@@ -246,6 +247,7 @@ struct sim_task *sim_task_of(struct sim_run *run, int id);	/* NULL: not ours */
 /* trace.c: the observer (metrics and ftrace text) */
 void sim_observe(const struct ft_obs *obs, void *ctx);
 void sim_trace_header(FILE *f, const char *workload, int cpus, ft_u64 end_ns);
+void sim_trace_event(struct sim_run *run, int cpu, const char *event, const char *text);
 
 /* ftrace.c: --from-trace; 0, or -1 after printing one line */
 struct sim_trace_info {

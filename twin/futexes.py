@@ -10,9 +10,10 @@
 # condition's waiters sleep on its signals word, woken all at once
 # (2147483647) by a broadcast; a broadcaster waiting for a group's
 # waiters to leave sleeps on that group's references word, odd values.
+# fairsim writes the same lines with FAIRSIM_FUTEX=1 (sim/engine.c).
 # docs/fidelity-differences.md uses it for schbench-mutex.
 #
-# usage: twin/futexes.py TRACE
+# usage: twin/futexes.py TRACE   (a boot's real-N/trace, or fairsim's)
 import collections
 import re
 import sys
@@ -33,7 +34,7 @@ for line in lines:
     m = call_re.match(line)
     if m:
         comm, pid, kind, ua, arg = m.groups()
-        comm = re.sub(r'-\d+$', '', comm)
+        comm = re.sub(r'(-\d+)+$', '', comm)
         (waits if kind == 'fwait' else wakes)[ua][(comm, arg)] += 1
         if kind == 'fwake':
             pending[pid] = ua

@@ -423,6 +423,25 @@ EOF
 ); then ok "trace: a wake-up's resched flag matches its switch; FAIRSIM_PROBES adds wpf lines only"
 else bad "trace: wake-up flags or probes: $why"; fi
 
+# FAIRSIM_FUTEX=1 writes glibc's futex calls into the trace as the guest's
+# futex probes do, for twin/futexes.py. broad_quiesce (above): M's second
+# broadcast sleeps on c's group word (0x2000 + c) with one reference
+# (value 3) and W's leaving wakes it; W sleeps on mx with 2 and M's unlock
+# wakes it; W's and X's unlocks, whose re-take after the wait set 2, call
+# a wake that finds nobody. Expect those lines in twin/futexes.py's table,
+# and the trace without them the same as a run without FAIRSIM_FUTEX.
+"$sim" --quiet --ideal --seed 0 --cpus 3 --wake-cost 1000 --trace "$out/bq.trace" \
+	"$here/cases/broad_quiesce.json" 2>"$out/bq.err" &&
+FAIRSIM_FUTEX=1 "$sim" --quiet --ideal --seed 0 --cpus 3 --wake-cost 1000 \
+	--trace "$out/bqf.trace" "$here/cases/broad_quiesce.json" 2>>"$out/bq.err" ||
+	bad "broad_quiesce: fairsim failed: $(head -c 300 "$out/bq.err")"
+if table=$(python3 "$top/twin/futexes.py" "$out/bqf.trace" 2>&1) &&
+   echo "$table" | grep -q '^0x2001 *m 1 (val 3) | w 1 (nr 2147483647) | 1$' &&
+   echo "$table" | grep -q '^0x0 *w 1 (val 2) | m 1 (nr 1), w 1 (nr 1), x 1 (nr 1) | 1$' &&
+   grep -v ': fw' "$out/bqf.trace" | cmp -s - "$out/bq.trace"; then
+	ok "FAIRSIM_FUTEX: glibc's futex calls in the trace, nothing else changed"
+else bad "FAIRSIM_FUTEX: $table"; fi
+
 # A real kernel's trace (traces/rtapp-host.trace: rt-app 1.0 on a busy
 # build machine, 2 CPUs, with other tasks running). rt-app names every
 # instance after its key, renames a thread only after it started (its
