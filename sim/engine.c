@@ -7,8 +7,11 @@
  * wake-up. Zero-time events (signal, unlock, resume, fork, ...) happen in
  * that same instant, one after another, for as long as the task still
  * holds its CPU; a wake-up that preempts it leaves the rest for when it
- * runs again, as on a real machine. Mutexes hand over to the first waiter
- * and conditions wake in FIFO order: both are deterministic by design.
+ * runs again, as on a real machine. Mutexes and conditions are glibc's
+ * (rt-app's lock, unlock, wait and broad are pthread_mutex_* and
+ * pthread_cond_*), whose futex wake-ups are the workload's own: see
+ * lock() and broad(). Futex and condition queues are FIFO, which keeps
+ * the engine deterministic.
  * A wake-up that reaches a waiter before it managed to block (it was
  * preempted in between) is kept as a token, so none is ever lost. Pipe
  * steps that neither block nor wake are planned ahead and taken without
@@ -181,27 +184,131 @@ static enum step sleep_until(struct sim_run *run, struct sim_task *t, ft_u64 whe
 	return STAY;
 }
 
+/*
+ * FAIRSIM_FUTEX=1: the futex call glibc would make here, in the trace as
+ * the guest's probes write it (twin/futexes.py reads both). A mutex's word
+ * is its resource number, a condition's signals word that plus 0x1000,
+ * its group references plus 0x2000.
+ */
+static void futex_event(struct sim_run *run, struct sim_task *t, const char *event,
+			int word, const char *arg, long n)
+{
+	char text[64];
+
+	if (!run->futex_trace)
+		return;
+	if (word < 0)
+		snprintf(text, sizeof(text), "ret=%ld", n);
+	else
+		snprintf(text, sizeof(text), "ua=0x%x %s=%ld", word, arg, n);
+	/* the analysis' CPU of the task (ft_task_info() would update its rq) */
+	sim_trace_event(run, t->rq_cpu, event, text);
+}
+
+/*
+ * glibc's mutex (a normal one: rt-app sets no protocol unless pi_enabled)
+ * is a futex word: 0 free, 1 taken, 2 taken and maybe waited for. Unlock
+ * stores 0 and, if the word was 2, wakes one futex waiter; nothing is
+ * handed over: the woken waiter tries again when it runs and sleeps once
+ * more if a task that ran first took the mutex meanwhile. A lock that
+ * finds the mutex taken sets 2 before it sleeps, and so does every later
+ * try of that lock (and the re-take after a condition wait): its unlock
+ * wakes the next waiter, so contended waiters wake each other in turn.
+ */
 static void unlock(struct sim_run *run, int m, struct sim_task *t)
 {
-	int next;
+	int next, word = run->word[m];
 
 	if (run->owner[m] != idx_of(run, t))
 		return;	/* not ours: pthread would return EPERM, the task goes on */
-	next = dequeue(run, m);
-	run->owner[m] = next;
-	if (next >= 0)
+	run->owner[m] = -1;
+	run->word[m] = 0;
+	if (word != 2)
+		return;
+	futex_event(run, t, "fwake", m, "nr", 1);
+	if ((next = dequeue(run, m)) >= 0)
 		wake(run, next);
+	futex_event(run, t, "fwaker", -1, NULL, next >= 0);
 }
 
-/* Take mutex @m, or queue for it: the unlocker hands it over. */
-static enum step lock(struct sim_run *run, int m, struct sim_task *t)
+/*
+ * Take mutex @m (@word 1: lll_lock's first try) or set it contended and
+ * sleep on it (@word 2: every later try, and pthread_cond_wait()'s
+ * re-take); the caller tries again with 2 when the task runs after that.
+ */
+static enum step lock(struct sim_run *run, int m, struct sim_task *t, int word)
 {
 	if (run->owner[m] < 0) {
 		run->owner[m] = idx_of(run, t);
+		run->word[m] = word;
 		return NEXT;
 	}
+	run->word[m] = 2;
+	futex_event(run, t, "fwait", m, "val", 2);
 	enqueue(run, m, t);
 	return block(run, t);
+}
+
+/* a condition's broadcasters waiting for its lock: a pipe's writers' queue */
+static int broadcasters(struct sim_run *run, int c)
+{
+	return run->w->nr_res + 1 + c;
+}
+
+/*
+ * pthread_cond_broadcast() of glibc's condition since 2.25, as in Debian
+ * 12's 2.36, which rt-app runs with (the condition's groups: waiters queue
+ * in G2; a broadcast makes G2 the new G1 and wakes all of it; a guest's
+ * futex trace shows the wait below: twin/futexes.py). Before it switches, it waits until every waiter of the previous
+ * G1 that slept on the futex has left it (__condvar_quiesce_and_switch_g1()):
+ * a waiter woken by the last broadcast holds its group reference until it
+ * runs, so under load the broadcaster sleeps, inside its critical section,
+ * until the last of them runs and wakes it. It waits holding the
+ * condition's internal lock: another broadcaster sleeps on that lock until
+ * the first is done. A broadcast with no waiter does nothing. Condition
+ * signals and rt-app's suspend/resume stay a plain FIFO wake-up.
+ */
+static enum step broad(struct sim_run *run, int c, struct sim_task *t)
+{
+	int i, n, me = idx_of(run, t);
+
+	if (run->quiescer[c] >= 0 && run->quiescer[c] != me) {
+		enqueue(run, broadcasters(run, c), t);
+		return block(run, t);
+	}
+	if (run->waitq_n[c] && run->grefs[c]) {
+		run->quiescer[c] = me;
+		futex_event(run, t, "fwait", 0x2000 + c, "val", 2 * run->grefs[c] + 1);
+		return block(run, t);
+	}
+	if (run->waitq_n[c])
+		futex_event(run, t, "fwake", 0x1000 + c, "nr", 2147483647);
+	for (n = 0; (i = dequeue(run, c)) >= 0; n++) {
+		run->tasks[i].gref = true;
+		run->grefs[c]++;
+		wake(run, i);
+	}
+	if (n)
+		futex_event(run, t, "fwaker", -1, NULL, n);
+	if (run->quiescer[c] == me) {
+		run->quiescer[c] = -1;
+		if ((i = dequeue(run, broadcasters(run, c))) >= 0)
+			wake(run, i);
+	}
+	return NEXT;
+}
+
+/* A waiter woken by a broadcast leaves its group: the last wakes the broadcaster. */
+static void put_gref(struct sim_run *run, int c, struct sim_task *t)
+{
+	if (!t->gref)
+		return;
+	t->gref = false;
+	if (--run->grefs[c] || run->quiescer[c] < 0)
+		return;
+	futex_event(run, t, "fwake", 0x2000 + c, "nr", 2147483647);
+	wake(run, run->quiescer[c]);
+	futex_event(run, t, "fwaker", -1, NULL, 1);
 }
 
 static ft_u64 *timer_of(struct sim_run *run, struct sim_task *t, int res)
@@ -494,7 +601,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 	case SIM_TIMER:
 		return timer(run, t, e);
 	case SIM_LOCK:
-		return lock(run, e->res, t);
+		return lock(run, e->res, t, 1);
 	case SIM_UNLOCK:
 		unlock(run, e->res, t);
 		return NEXT;
@@ -506,12 +613,14 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		enqueue(run, e->res, t);
 		if (e->mutex >= 0)
 			unlock(run, e->mutex, t);
+		futex_event(run, t, "fwait", 0x1000 + e->res, "val", 0);
 		return block(run, t);
 	case SIM_SIGNAL:
 		if ((i = dequeue(run, e->res)) >= 0)
 			wake(run, i);
 		return NEXT;
 	case SIM_BROAD:
+		return broad(run, e->res, t);
 	case SIM_RESUME:
 		while ((i = dequeue(run, e->res)) >= 0)
 			wake(run, i);
@@ -549,10 +658,16 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 /* The task runs again after a started event: finish it. */
 static enum step resume(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
 {
-	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && e->mutex >= 0 && t->state == 1) {
-		t->state = 2;	/* woken: take the mutex back */
-		return lock(run, e->mutex, t) == NEXT ? NEXT : STAY;
+	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && t->state == 1)
+		put_gref(run, e->res, t);
+	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && e->mutex >= 0) {
+		t->state = 2;	/* woken: take the mutex back, or try again */
+		return lock(run, e->mutex, t, 2) == NEXT ? NEXT : STAY;
 	}
+	if (e->kind == SIM_LOCK)
+		return lock(run, e->res, t, 2) == NEXT ? NEXT : STAY;	/* woken: try again */
+	if (e->kind == SIM_BROAD)
+		return broad(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
 	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
 		return pipe_io(run, t, e);	/* woken: try again */
 	return NEXT;
@@ -772,15 +887,18 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->tasks = calloc(SIM_MAX_TASKS, sizeof(*run->tasks));
 	run->timer_next = calloc(w->nr_res + 1, sizeof(ft_u64));
 	run->barrier_arrived = calloc(w->nr_res + 1, sizeof(int));
-	/* a pipe's writers queue after every resource's own queue */
+	/* a pipe's writers (a condition's broadcasters) queue after every resource's own queue */
 	run->waitq = calloc(2 * (w->nr_res + 1), sizeof(int *));
 	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
 	run->fill = calloc(w->nr_res + 1, sizeof(long));
 	run->plan_w = calloc(w->nr_res + 1, sizeof(long));
 	run->plan_r = calloc(w->nr_res + 1, sizeof(long));
 	run->owner = malloc((w->nr_res + 1) * sizeof(int));
+	run->quiescer = malloc((w->nr_res + 1) * sizeof(int));
 	for (int i = 0; i <= w->nr_res; i++)
-		run->owner[i] = -1;
+		run->owner[i] = run->quiescer[i] = -1;
+	run->word = calloc(w->nr_res + 1, sizeof(int));
+	run->grefs = calloc(w->nr_res + 1, sizeof(int));
 	run->end_ns = o->duration_ns ? o->duration_ns : w->duration_ns;
 
 	if (o->islands ? ft_boot(o->cpus) : ft_boot_topology(&o->topo)) {
@@ -805,6 +923,8 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	 * preemption check, as the twin's guest probes read it (docs/twin.md) */
 	probes = getenv("FAIRSIM_PROBES");
 	ft_set_observe_probes(run->trace && probes && *probes && strcmp(probes, "0"));
+	probes = getenv("FAIRSIM_FUTEX");
+	run->futex_trace = run->trace && probes && *probes && strcmp(probes, "0");
 	for (int d = 0; d < w->nr_defs; d++) {
 		for (int i = 0; i < w->defs[d].instance; i++, k++)
 			if (start_instance(run, d, place(o, w->defs[d].cpus, k), i,
@@ -885,5 +1005,8 @@ void sim_run_free(struct sim_run *run)
 	free(run->waitq);
 	free(run->waitq_n);
 	free(run->owner);
+	free(run->quiescer);
+	free(run->word);
+	free(run->grefs);
 	free(run->group_id);
 }

@@ -133,6 +133,7 @@ struct sim_task {
 	int phase, ev, state;
 	long phase_loop, thread_loop;
 	bool done, wake_token, started, delaying, blocked;
+	bool gref;		/* woken by a broadcast, not yet run (broad()) */
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
 	/* timers of this instance ("unique" ones) */
@@ -233,6 +234,10 @@ struct sim_run {
 	int **waitq;		/* per resource: task indices, FIFO */
 	int *waitq_n;
 	int *owner;		/* mutex: task index, -1 free */
+	int *word;		/* mutex: glibc's futex word, 0, 1 or 2 */
+	int *grefs;		/* condition: broadcast-woken waiters not yet run */
+	int *quiescer;		/* condition: the broadcaster waiting for them, or -1 */
+	bool futex_trace;	/* FAIRSIM_FUTEX=1: glibc's futex calls in the trace */
 	long *fill;		/* pipe: messages in it */
 	long *plan_w, *plan_r;	/* pipe: writes and reads planned, not yet taken */
 	int planners[FT_MAX_CPUS];	/* tasks with a plan: running ones */
@@ -264,6 +269,7 @@ struct sim_task *sim_task_of(struct sim_run *run, int id);	/* NULL: not ours */
 /* trace.c: the observer (metrics and ftrace text) */
 void sim_observe(const struct ft_obs *obs, void *ctx);
 void sim_trace_header(FILE *f, const char *workload, int cpus, ft_u64 end_ns);
+void sim_trace_event(struct sim_run *run, int cpu, const char *event, const char *text);
 
 /* ftrace.c: --from-trace; 0, or -1 after printing one line */
 struct sim_trace_info {

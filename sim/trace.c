@@ -146,6 +146,18 @@ static void trace(struct sim_run *run, const struct ft_obs *o)
 	}
 }
 
+/*
+ * An engine event as a guest fprobe's line on @cpu, now (FAIRSIM_FUTEX=1:
+ * glibc's futex calls, as twin/events/futex.events records them).
+ */
+void sim_trace_event(struct sim_run *run, int cpu, const char *event, const char *text)
+{
+	struct ft_obs o = { .now = ft_now(), .cpu = cpu };
+
+	line(run, &o, cpu, event);
+	fprintf(run->trace, "(fairsim) %s\n", text);
+}
+
 void sim_observe(const struct ft_obs *o, void *ctx)
 {
 	struct sim_run *run = ctx;

@@ -57,9 +57,9 @@ run periodic 1 && expect "periodic task alone: 250 ms run, 249 wake-ups, zero la
 	 t['p-0']['wakeup_latency_ns']['samples'] == 249 and t['p-0']['wakeup_latency_ns']['max'] == 0"
 
 # A (CPU 0) holds mutex m for [0,2] ms, then sleeps 8; B (CPU 1) starts at
-# 1.5 ms and blocks on m; the unlock at 2 hands m to B, which runs [2,3]
-# and sleeps 8.5. From then on B wakes at 11.5, 21.5, ..., finds m held by
-# A (held [10,12], [20,22], ...) and is handed it at 12, 22, ...: two
+# 1.5 ms and blocks on m; the unlock at 2 wakes B, which takes m, runs
+# [2,3] and sleeps 8.5. From then on B wakes at 11.5, 21.5, ..., finds m
+# held by A (held [10,12], [20,22], ...) and takes it at 12, 22, ...: two
 # wake-ups per 10 ms, on an idle CPU. The loop also handles events due at
 # the final instant, so A's wake-up at 1000 ms counts. Expect A 200 ms run
 # and 100 wake-ups, B 100 ms and 200 wake-ups (1.5, 2, then 11.5, 12, ...),
@@ -69,6 +69,49 @@ run mutex 2 && expect "mutex hand-over on two pinned CPUs: exact run times and w
 	"t['a-0']['runtime_ns'] == 200000000 and t['a-0']['wakeups'] == 100 and \
 	 t['b-0']['runtime_ns'] == 100000000 and t['b-0']['wakeups'] == 200 and \
 	 t['b-0']['wakeup_latency_ns']['max'] == 0 and t['b-0']['cpu'] == 1"
+
+# glibc's unlock hands nothing over: it wakes one waiter, which tries
+# again when it runs. A (CPU 0) holds m for 2 ms, unlocks and locks it
+# again at once; B (CPU 1) comes at 1 ms and sleeps on m. Each unlock
+# (2, 4, ..., 1000 ms) wakes B, which runs after A took m back and sleeps
+# again. Expect A all of the second, B no run time and 501 wake-ups (its
+# start at 1 ms, then 500 futex wake-ups; a hand-over gives B 1 ms each).
+run mutex_barging 2 && expect "mutex unlock wakes a waiter that loses to the running locker" \
+	"$out/mutex_barging.json" \
+	"t['a-0']['runtime_ns'] == 1000000000 and t['a-0']['wakeups'] == 0 and \
+	 t['b-0']['runtime_ns'] == 0 and t['b-0']['wakeups'] == 501"
+
+# glibc's broadcast first waits until the waiters its last broadcast woke
+# have run. Each wake-up costs 1 ms of CPU (--wake-cost 1000), paid before
+# the woken task goes on. W (CPU 1) waits on c at 0; M (CPU 0) runs at
+# 1 ms, broadcasts at 1.1 (W woken), broadcasts again at 1.2 holding mx,
+# with X (CPU 2, from 1.15) waiting: W has not run yet, so M sleeps. W
+# runs its cost to 2.1, leaves the group (waking M) and sleeps on mx,
+# which M holds. M, after its cost, wakes X and unlocks at 3.1, waking W;
+# W and X take mx in turn at 4.1. M sleeps 10 ms and, after the cost,
+# broadcasts a third time at 14.1 ms (for rt-app, whose X may come after
+# the second) to no waiter. Expect M 2.2 ms of run time and 3 wake-ups (its
+# start, W's, its sleep's), W 2 ms and 2 wake-ups, X 1 ms and 2, the run
+# over at 14.1 ms (without the wait: 12.2).
+run broad_quiesce 3 --wake-cost 1000 && expect "broadcast waits for the last broadcast's waiters" \
+	"$out/broad_quiesce.json" \
+	"r['duration_ns'] == 14100000 and t['m-0']['runtime_ns'] == 2200000 and \
+	 t['m-0']['wakeups'] == 3 and t['w-0']['runtime_ns'] == 2000000 and t['w-0']['wakeups'] == 2 and \
+	 t['x-0']['runtime_ns'] == 1000000 and t['x-0']['wakeups'] == 2"
+
+# A broadcaster that finds another waiting for its group sleeps on the
+# condition's lock until the first is done. As above, with each wake-up
+# 1 ms of CPU; M's second broadcast (1.2 ms, no mutex) waits for W; N (CPU
+# 3) broadcasts at 1.2 too and sleeps behind M. W runs at 2.1 and wakes M,
+# which wakes X and then N at 3.1 and sleeps 10 ms; N, at 4.1, finds no
+# waiter and sleeps 10 ms. Expect the run over at 15.1 ms (N's third
+# broadcast after its cost), M and N 3 wake-ups each, M 2.2 ms of run
+# time, N 2 ms (at once: 12.2 ms; the order at 1.2 ms swaps M and N's
+# wake-ups, not these figures).
+run broad_two 4 --wake-cost 1000 && expect "a second broadcaster waits for the first one's lock" \
+	"$out/broad_two.json" \
+	"r['duration_ns'] == 15100000 and t['m-0']['wakeups'] == 3 and t['n-0']['wakeups'] == 3 and \
+	 t['m-0']['runtime_ns'] == 2200000 and t['n-0']['runtime_ns'] == 2000000"
 
 # A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
 # 2 ms each round and is woken by B's arrival, the last one. Expect the
@@ -398,6 +441,25 @@ if a['tasks'] != b['tasks']:
 EOF
 ); then ok "trace: a wake-up's resched flag matches its switch; FAIRSIM_PROBES adds wpf lines only"
 else bad "trace: wake-up flags or probes: $why"; fi
+
+# FAIRSIM_FUTEX=1 writes glibc's futex calls into the trace as the guest's
+# futex probes do, for twin/futexes.py. broad_quiesce (above): M's second
+# broadcast sleeps on c's group word (0x2000 + c) with one reference
+# (value 3) and W's leaving wakes it; W sleeps on mx with 2 and M's unlock
+# wakes it; W's and X's unlocks, whose re-take after the wait set 2, call
+# a wake that finds nobody. Expect those lines in twin/futexes.py's table,
+# and the trace without them the same as a run without FAIRSIM_FUTEX.
+"$sim" --quiet --ideal --seed 0 --cpus 3 --wake-cost 1000 --trace "$out/bq.trace" \
+	"$here/cases/broad_quiesce.json" 2>"$out/bq.err" &&
+FAIRSIM_FUTEX=1 "$sim" --quiet --ideal --seed 0 --cpus 3 --wake-cost 1000 \
+	--trace "$out/bqf.trace" "$here/cases/broad_quiesce.json" 2>>"$out/bq.err" ||
+	bad "broad_quiesce: fairsim failed: $(head -c 300 "$out/bq.err")"
+if table=$(python3 "$top/twin/futexes.py" "$out/bqf.trace" 2>&1) &&
+   echo "$table" | grep -q '^0x2001 *m 1 (val 3) | w 1 (nr 2147483647) | 1$' &&
+   echo "$table" | grep -q '^0x0 *w 1 (val 2) | m 1 (nr 1), w 1 (nr 1), x 1 (nr 1) | 1$' &&
+   grep -v ': fw' "$out/bqf.trace" | cmp -s - "$out/bq.trace"; then
+	ok "FAIRSIM_FUTEX: glibc's futex calls in the trace, nothing else changed"
+else bad "FAIRSIM_FUTEX: $table"; fi
 
 # A real kernel's trace (traces/rtapp-host.trace: rt-app 1.0 on a busy
 # build machine, 2 CPUs, with other tasks running). rt-app names every
