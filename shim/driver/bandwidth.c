@@ -158,6 +158,7 @@ static enum hrtimer_restart ft_hrtick(struct hrtimer *timer)
 
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
+	ft_observe_tick(rq, rq->curr, 1);
 	rq->curr->sched_class->task_tick(rq, rq->curr, 1);
 	rq_unlock(rq, &rf);
 	ft_m.hrticks[cpu_of(rq)]++;
@@ -190,6 +191,7 @@ void hrtick_start(struct rq *rq, u64 delay)
 
 	/* slices shorter than 10 us are timed as 10 us */
 	delay = max_t(u64, delay, 10 * NSEC_PER_USEC);
+	ft_observe_hrtick_start(rq, delay, ft_m.hrtick_in_schedule[cpu]);
 	if (ft_m.hrtick_in_schedule[cpu])
 		ft_m.hrtick_pending[cpu] = delay;	/* the last request wins */
 	else
