@@ -152,9 +152,71 @@ static void repicked_task_keeps_its_slice_timer(struct kunit *test)
 			    "the task picked again ran on to the tick: its slice timer was lost");
 }
 
+/*
+ * HRTICK on, three CPU-bound tasks at nice -5, 0 and 5 (weights 3121, 1024
+ * and 335, the twin's weights workload) with a 1.5 ms slice on one CPU for
+ * 200 ms, watched every 10 us. For a weight other than nice 0 the time to
+ * the deadline fair.c asks the timer for, rounded down, buys a vruntime a
+ * nanosecond short of that deadline; the hrtick's interrupt comes after its
+ * expiry (the driver's model of it), so it must still find the slice used
+ * up and move the deadline. On time to the nanosecond it would not: the
+ * task keeps a deadline a nanosecond away, is picked again with no timer
+ * (no switch) and runs on to the tick, and the 10 us floor on the timer
+ * shows as runs of 10 us.
+ * Expect the nice 5 task never to keep the CPU past its slice (+10 us),
+ * as Debian's 7.3.4 under QEMU never does (twin/run_lengths.py light), and
+ * no task to be switched in for less than 100 us.
+ */
+static void weighted_slice_ends_on_its_hrtick(struct kunit *test)
+{
+	static const int nices[3] = { -5, 0, 5 };
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	ft_u64 longest[3] = { 0 }, shortest = ~0ULL, in_exec, end;
+	int ids[3], curr, i, nr = 0;
+
+	if (!ft_hrtick_available())
+		kunit_skip(test, "profile has no SCHED_HRTICK (make check PROFILE=debian has it)");
+	ft_test_features(test, "HRTICK", NULL);
+	attr.slice_ns = SLICE_NS;
+	for (i = 0; i < 3; i++) {
+		attr.nice = nices[i];
+		ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[i], 0);
+	}
+	curr = ft_curr(0);
+	in_exec = ft_test_info(test, curr).exec_ns;
+	end = ft_now() + RUN_NS;
+	while (ft_now() < end) {
+		ft_u64 ran;
+
+		ft_run_for(10 * 1000);
+		if (ft_curr(0) == curr)
+			continue;
+		ran = ft_test_info(test, curr).exec_ns - in_exec;
+		for (i = 0; i < 3; i++)
+			if (ids[i] == curr && ran > longest[i])
+				longest[i] = ran;
+		if (ran < shortest)
+			shortest = ran;
+		nr++;
+		curr = ft_curr(0);
+		in_exec = ft_test_info(test, curr).exec_ns;
+	}
+	kunit_info(test, "%d switches, longest run nice -5/0/5 %llu/%llu/%llu us, shortest %llu us",
+		   nr, longest[0] / 1000, longest[1] / 1000, longest[2] / 1000, shortest / 1000);
+	KUNIT_EXPECT_GT(test, nr, (int)(RUN_NS / SLICE_NS / 2));
+	KUNIT_EXPECT_LE_MSG(test, longest[2], SLICE_NS + 10 * 1000,
+			    "the nice 5 task kept the CPU %llu us past its slice",
+			    (longest[2] - SLICE_NS) / 1000);
+	KUNIT_EXPECT_GE_MSG(test, shortest, 100 * 1000ULL,
+			    "a task was switched in for %llu us: picked with its slice all but used",
+			    shortest / 1000);
+}
+
 static struct kunit_case hrtick_cases[] = {
 	KUNIT_CASE(slice_ends_on_time_between_ticks),
 	KUNIT_CASE(repicked_task_keeps_its_slice_timer),
+	KUNIT_CASE(weighted_slice_ends_on_its_hrtick),
 	KUNIT_CASE(without_hrtick_slice_ends_at_a_tick),
 	{}
 };
