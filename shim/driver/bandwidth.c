@@ -170,14 +170,18 @@ static const bool ft_hrtick_kept = IS_ENABLED(FT_HAVE_HRTICK_SCHED_DEFER);
 
 /*
  * A timer interrupt's handler reads the clock after the expiry it was
- * programmed for, never at it (the guest's hrtick probes show 3-5 us under
- * QEMU; real hardware about a microsecond). fair.c relies on that: its
- * hrtick delay is the time left to the virtual deadline rounded down, and
- * for a weight other than nice 0 the vruntime that delay buys, rounded down
- * again, falls a nanosecond short of the deadline. Fired exactly on time the
- * hrtick would find the slice unfinished, keep the deadline, and the task
- * picked again would run on to the tick with no timer. So the driver's
- * hrtick fires this long after the time core.c asked for.
+ * programmed for, never at it. fair.c relies on that: its hrtick delay is
+ * the time left to the virtual deadline rounded down, and for a weight
+ * other than nice 0 the vruntime that delay buys, rounded down again, falls
+ * a nanosecond short of the deadline. Fired exactly on time the hrtick
+ * would find the slice unfinished, keep the deadline, and the task picked
+ * again would run on to the tick with no timer. So the driver's hrtick
+ * fires this long after the time core.c asked for: about a real machine's
+ * interrupt entry. The guest under QEMU takes 3.1-4.7 us (p1-p99,
+ * twin/events/hrtick-7.3.events), but there the tick comes as late, and a
+ * late interrupt runs every timer due in expiry order; the model's tick
+ * stays on its grid, so a longer delay here would let a tick overtake an
+ * hrtick that was due first.
  */
 #define FT_HRTICK_IRQ_NS	1000
 
