@@ -220,7 +220,8 @@ void ft_observe_wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
  * The hrtick's life, as twin/events/hrtick-7.3.events probes it in the
  * guest: task_tick_fair()'s entry (q=0 the tick, q=1 the hrtick) with the
  * running task's protection, and each hrtick_start() with its delay and
- * whether a __schedule() defers it (sched, 7.2+: 2 deferred, 0 not).
+ * whether a __schedule() defers it (sched, 7.2+: 2 deferred, 0 not; the
+ * guest's 10 is a deferral too).
  */
 void ft_observe_tick(struct rq *rq, struct task_struct *c, int queued)
 {
