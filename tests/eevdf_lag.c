@@ -384,8 +384,9 @@ static void queued_group_reweight_keeps_v_and_weighted_lag(struct kunit *test)
  * With a flat pick (7.3) a share change reaches a waiting task's weight
  * (h_load) only when it is next picked: set_next_task_fair() reweights it
  * while it is queued. One CPU: a root task R at nice 19 with a 100 ms
- * slice (its vruntime races ahead, so it is not the next pick) and G's
- * three tasks, which take turns for 10 ms so their vruntimes part. With
+ * slice (its vruntime races ahead once it has run, so it is not the next
+ * pick) and G's three tasks, which take turns for 10 ms so their
+ * vruntimes part, and until R has had its first turn. With
  * one of G's tasks (t1) running, G's shares go from 1024 to 3072, and t1
  * sleeps (delayed dequeue off, so it leaves): t2 or t3 is picked at that
  * instant. Expect V of the remaining queue unchanged by the pick (within
@@ -414,6 +415,10 @@ static void pick_reweight_keeps_v_and_weighted_lag(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ft_task_set_group(t[i], g), 0);
 	}
 	ft_run_for(10 * NSEC_PER_MSEC);	/* G's tasks take turns: their vruntimes part */
+	/* R's first turn, once no task of G is eligible: past it, R's vruntime is ahead */
+	for (int step = 0; step < 200 && !ft_test_info(test, r).exec_ns; step++)
+		ft_run_for(NSEC_PER_MSEC);
+	KUNIT_ASSERT_GT(test, ft_test_info(test, r).exec_ns, 0);
 	for (int step = 0; step < 200 && (ft_curr(0) == r || ft_curr(0) <= 0); step++)
 		ft_run_for(100 * NSEC_PER_USEC);
 	for (int i = 1; i < 3; i++) {	/* t[0]: whichever of G's tasks runs now */

@@ -227,6 +227,40 @@ void ft_observe_wakeup_preempt(struct rq *rq, struct task_struct *p, int flags)
 	      (u64)rq->cfs.FT_CFS_SUM_W, rq->cfs.FT_CFS_NR);
 }
 
+/*
+ * The hrtick's life, as twin/events/hrtick-7.3.events probes it in the
+ * guest: task_tick_fair()'s entry (q=0 the tick, q=1 the hrtick) with the
+ * running task's protection, and each hrtick_start() with its delay and
+ * whether a __schedule() defers it (sched, 7.2+: 2 deferred, 0 not; the
+ * guest's 10 is a deferral too).
+ */
+void ft_observe_tick(struct rq *rq, struct task_struct *c, int queued)
+{
+	if (!observer || !observe_probes || c->sched_class != &fair_sched_class)
+		return;
+	probe("tick", "pid=%d q=%d v=%llu d=%llu p=%llu nq=%u", c->pid, queued,
+	      c->se.vruntime, c->se.deadline,
+#ifdef FT_HAVE_VPROT
+	      c->se.vprot,
+#else
+	      0ULL,
+#endif
+	      rq->cfs.FT_CFS_NR);
+}
+
+void ft_observe_hrtick_start(struct rq *rq, u64 delay, bool deferred)
+{
+	if (!observer || !observe_probes)
+		return;
+	probe("hrs", "delay=%llu sched=%u cpid=%d", delay, deferred ? 2 : 0,
+#ifdef FT_HAVE_RQ_DONOR
+	      rq->donor->pid
+#else
+	      rq->curr->pid
+#endif
+	      );
+}
+
 void ft_observe_migrate(struct task_struct *p, int dest_cpu)
 {
 	struct ft_obs o = {

@@ -29,6 +29,7 @@ static void tick_once(int cpu)
 	if (test_tsk_thread_flag(rq->curr, TIF_NEED_RESCHED_LAZY))
 		resched_curr(rq);
 #endif
+	ft_observe_tick(rq, rq->curr, 0);
 	rq->curr->sched_class->task_tick(rq, rq->curr, 0);
 	rq_unlock(rq, &rf);
 	local_irq_enable();
