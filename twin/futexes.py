@@ -11,7 +11,7 @@
 # (2147483647) by a broadcast; a broadcaster waiting for a group's
 # waiters to leave sleeps on that group's references word, odd values.
 # fairsim writes the same lines with FAIRSIM_FUTEX=1 (sim/engine.c).
-# docs/fidelity-differences.md uses it for schbench-mutex.
+# docs/fidelity-sync.md uses it for schbench-mutex.
 #
 # usage: twin/futexes.py TRACE   (a boot's real-N/trace, or fairsim's)
 import collections

@@ -12,7 +12,7 @@
 # switch (offset from the wake-up), and what ran there in that millisecond
 # before. A latency whose CPU ran only the idle
 # task throughout went to interrupts or the idle exit, which the trace does
-# not show. docs/fidelity-differences.md uses it for the maxima.
+# not show. docs/fidelity-maxima.md uses it for the maxima.
 #
 # usage: twin/maxima.py TASK [N] TRACE...       (N: 3)
 import bisect
