@@ -87,7 +87,7 @@ void ft_fault_reset(void)
 /*
  * FAIRTEST_CHECKER=full: the invariant checker visits every task at every
  * check instead of only those whose state can have changed since; the two
- * find the same violations (tests/checker_modes.sh shows it).
+ * find the same violations (tests/checker/modes.sh shows it).
  */
 bool ft_host_checker_full(void)
 {

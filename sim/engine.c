@@ -422,21 +422,14 @@ static void plans_catch_up(struct sim_run *run)
 	ft_u64 now = ft_now();
 	int tie = ft_budget_tie_cpu();
 
-	run->plan_next = ~0ULL;
-	for (int k = 0; k < run->nr_planners; ) {
+	/* the steps' effects add up, so the order of the planners does not matter */
+	for (int k = 0; k < run->nr_planners; k++) {
 		struct sim_task *t = &run->tasks[run->planners[k]];
 
 		if (t->plan[t->plan_i].due <= now)
 			plan_catch_up(run, t, now, tie);
-		if (t->plan_i == t->plan_n) {
-			t->plan_i = t->plan_n = 0;
-			run->planners[k] = run->planners[--run->nr_planners];
-			continue;
-		}
-		if (t->plan[t->plan_i].due < run->plan_next)
-			run->plan_next = t->plan[t->plan_i].due;
-		k++;
 	}
+	plans_tidy(run);
 }
 
 /* After the loop's own operation on pipe @res: are the planned ones still safe? */

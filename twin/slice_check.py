@@ -24,10 +24,18 @@ def main():
         print("usage: twin/slice_check.py MAP RT_APP_OUT")
         return 2
     want = {}
-    with open(sys.argv[1]) as f:
-        for line in f:
-            name, ns, n = line.split()
-            want[name[:15]] = (int(ns), int(n))
+    try:
+        with open(sys.argv[1]) as f:
+            for i, line in enumerate(f, 1):
+                name, ns, n = line.split()
+                want[name[:15]] = (int(ns), int(n))
+    except OSError as e:
+        print("fairtest: slice_check.py: %s: %s" % (sys.argv[1], e.strerror))
+        return 2
+    except ValueError:
+        print("fairtest: slice_check.py: %s:%d: not NAME SLICE_NS THREADS "
+              "(twin/workload.py writes the map)" % (sys.argv[1], i))
+        return 2
     held = {name: set() for name in want}
     bad = []
     try:

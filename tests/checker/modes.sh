@@ -9,14 +9,14 @@
 # every suite print the same KTAP under both, and is caught; the full
 # checker's audit of the incremental one's premises (a fault of its own)
 # never fires; a bad FAIRTEST_CHECKER is refused. Prints one line per
-# check and a tally.
+# check and a tally (a mutant the tree lacks the lines of is skipped).
 #
 # usage: modes.sh OBJ KSRC PROFILE
 set -u
 obj=$1 ksrc=$2 profile=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$obj/checker-modes
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -67,7 +67,9 @@ while read -r name verdict by; do
 		else
 			result ok "$name: caught, the same KTAP under both checkers ($by)"
 		fi ;;
-	n/a) echo "ok - $name: n/a on this tree # SKIP $by" ;;
+	n/a)
+		skipped=$((skipped + 1))
+		echo "ok - $name: n/a on this tree # SKIP $by" ;;
 	*) result fail "$name: $verdict $by" ;;
 	esac
 done <<EOT
@@ -84,5 +86,5 @@ else
 	result fail "FAIRTEST_CHECKER=sometimes: exit $rc, $(head -n 3 "$out/bad")"
 fi
 
-echo "checker: $passed passed, $failed failed"
+echo "checker: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -64,7 +64,7 @@ run periodic 1 && expect "periodic task alone: 250 ms run, 249 wake-ups, zero la
 # the final instant, so A's wake-up at 1000 ms counts. Expect A 200 ms run
 # and 100 wake-ups, B 100 ms and 200 wake-ups (1.5, 2, then 11.5, 12, ...),
 # every latency 0.
-run mutex 2 && expect "mutex hand-over on two pinned CPUs: exact run times and wake-ups" \
+run mutex 2 && expect "mutex unlock wakes the waiter on two pinned CPUs: exact run times and wake-ups" \
 	"$out/mutex.json" \
 	"t['a-0']['runtime_ns'] == 200000000 and t['a-0']['wakeups'] == 100 and \
 	 t['b-0']['runtime_ns'] == 100000000 and t['b-0']['wakeups'] == 200 and \
