@@ -179,6 +179,8 @@ static void forget_machine(void)
 	memset(&ft_m, 0, offsetof(struct ft_machine, tasks));
 	memset(ft_m.tasks, 0, tasks * sizeof(ft_m.tasks[0]));
 	memset(ft_m.gse_lag, 0, groups * sizeof(ft_m.gse_lag[0]));
+	/* No same-instant pass is under way until the loop starts one. */
+	ft_m.tie_cpu = FT_MAX_CPUS;
 }
 
 int ft_boot(int nr_cpus)
