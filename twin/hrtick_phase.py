@@ -12,10 +12,15 @@
 #   (hrtick_update(), an "hrs" line with sched=0);
 # - W's wake-ups by whether they preempt (the sched_wakeup line's N or l
 #   flag) and how long before the next tick they came (us, 200 us bins; the
-#   tick's phase read from the trace's q=0 lines).
+#   tick's phase read from the trace's q=0 lines);
+# - W's sleeps (a switch out with prev_state=S to its wake-up): how long
+#   they last, and the ticks and hrticks inside them: in the last 50 us
+#   before the wake-up (those a slacked sleep timer could coalesce with),
+#   and all of them by how long after the sleep began (100 us bins).
 # docs/fidelity-differences.md uses it for the sleeper on 7.3.
 #
 # usage: twin/hrtick_phase.py W TRACE...
+import bisect
 import collections
 import re
 import sys
@@ -95,6 +100,26 @@ for path in sys.argv[2:]:
            named(re.search(r'comm=(\S+)', rest).group(1), waker):
             kind = 'preempting' if ('N' in flags or 'l' in flags) else 'not preempting'
             wakes[(kind, int(((phase - us) % TICK_US) // 200) * 200)] += 1
+    sleeps, start = [], None
+    for us, flags, ev, rest in events:
+        if ev == 'sched_switch' and 'prev_state=S' in rest and \
+           named(re.search(r'prev_comm=(\S+)', rest).group(1), waker):
+            start = us
+        elif ev == 'sched_wakeup' and start is not None and \
+             named(re.search(r'comm=(\S+)', rest).group(1), waker):
+            sleeps.append((start, us))
+            start = None
+    ticks = [(us, 'hrtick' if ' q=1' in rest else 'tick')
+             for us, _, ev, rest in events if ev == 'tick']
+    ends, inside, lengths = collections.Counter(), collections.Counter(), []
+    for s, w in sleeps:
+        lengths.append(w - s)
+        for us, kind in ticks[bisect.bisect_right(ticks, (s, 'z')):
+                              bisect.bisect_right(ticks, (w, 'z'))]:
+            inside[(kind, int((us - s) // 100) * 100)] += 1
+            if us >= w - 50:
+                ends[kind] += 1
+    lengths.sort()
     print("%s: %d hrticks picked the running task again: %s" % (
         path, sum(repicks.values()),
         ", ".join("%d %s" % (n, k) for k, n in sorted(repicks.items())) or "none"))
@@ -107,3 +132,12 @@ for path in sys.argv[2:]:
         print("  %s wake-ups of %s: %d; us before the next tick, 200 us bins: %s" % (
             kind, waker, total,
             " ".join("%d:%d" % (b, wakes[(kind, b)]) for b in range(0, TICK_US, 200))))
+    if lengths:
+        print("  sleeps of %s: %d, p1/p50/p99 %s us; in their last 50 us %d hrticks, %d ticks" % (
+            waker, len(lengths), "/".join("%.0f" % lengths[min(len(lengths) - 1, int(len(lengths) * f))]
+                                         for f in (0.01, 0.5, 0.99)),
+            ends['hrtick'], ends['tick']))
+        for kind in ('hrtick', 'tick'):
+            print("    %ss inside them, us after the sleep began, 100 us bins: %s" % (
+                kind, " ".join("%d:%d" % (b, n) for (k, b), n in sorted(inside.items())
+                               if k == kind) or "none"))
