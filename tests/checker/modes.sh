@@ -90,7 +90,7 @@ for patch in "$top"/fixtures/mutants/checker-audit/*.patch; do
 	dir=$out/$name
 	mkdir -p "$dir/obj"
 	cp -a "$top/shim" "$dir/shim"
-	if ! patch -s -p1 -d "$dir" <"$patch" >"$dir/patch.log" 2>&1; then
+	if ! patch -s -p1 --fuzz=0 -d "$dir" <"$patch" >"$dir/patch.log" 2>&1; then
 		result fail "$name: fixtures/mutants/$name.patch does not apply to shim/: refresh its context ($dir/patch.log)"
 		continue
 	fi
