@@ -216,8 +216,12 @@ define newline
 
 endef
 hash	:= \#
-# A unit's text, rewritten when its list of files changes.
-shim_unit = $(subst $(newline) ,$(newline),$(foreach f,$(sort $(wildcard $(TOP)/shim/$(1)/*.c)),$(hash)include "$(f)"$(newline)))
+# A unit's text, rewritten when its list of files changes. SHIM_DIR, when
+# set, holds a patched copy of shim/ (a mutant of the shim itself, see
+# tests/checker/modes.sh) whose units SHIM_PATCHED replace the repo's: only
+# those are rebuilt.
+shim_dir = $(if $(filter $(1),$(SHIM_PATCHED)),$(SHIM_DIR),$(TOP)/shim)
+shim_unit = $(subst $(newline) ,$(newline),$(foreach f,$(sort $(wildcard $(call shim_dir,$(1))/$(1)/*.c)),$(hash)include "$(f)"$(newline)))
 $(foreach u,$(SHIM_UNITS),$(eval SHIM_UNIT_$(u) = $$(call shim_unit,$(u))) \
 	$(eval $(call remember,$(OBJ)/gen/shim_$(u).c,SHIM_UNIT_$(u))))
 $(B)/k/shim/%.o: $(OBJ)/gen/shim_%.c $(PREPARED) $(PROBES) $(PCH)/fair_headers.h.gch

@@ -8,7 +8,8 @@
 # eligibility, V sums, augmented minima, counts) applied to fair.c makes
 # every suite print the same KTAP under both, and is caught; the full
 # checker's audit of the incremental one's premises (a fault of its own)
-# never fires; a bad FAIRTEST_CHECKER is refused. Prints one line per
+# never fires, and fails a suite once a mutant of the shim breaks a premise
+# (fixtures/mutants/checker-audit); a bad FAIRTEST_CHECKER is refused. Prints one line per
 # check and a tally (a mutant the tree lacks the lines of is skipped).
 #
 # usage: modes.sh OBJ KSRC PROFILE
@@ -77,7 +78,46 @@ $(sed -n '/^MUTANT /,/^mutate: /{ /^MUTANT /d; /^mutate: /d; p; }' "$out/mutate"
 EOT
 grep -q '^mutate: ' "$out/mutate" || { cat "$out/mutate"; result fail "mutate.sh did not finish"; }
 
-# 3. Bad input: one line naming the variable, exit 2, nothing run.
+# 3. The audit's own mutants (fixtures/mutants/checker-audit): each breaks a
+# premise of the incremental checker in a patched copy of shim/. The
+# incremental mode alone passes audit_suites (the mutant is invisible to it);
+# under the full checker the audit's fault fails them. Cost, a mutant: a
+# copy of the base build, the patched unit's compile and a link (about 2 s
+# on a 2-core VM), and two runs of audit_suites (hundredths of a second).
+audit_suites='fair_affinity.* fair_avg_vruntime.*'
+for patch in "$top"/fixtures/mutants/checker-audit/*.patch; do
+	name=checker-audit/$(basename "$patch" .patch)
+	dir=$out/$name
+	mkdir -p "$dir/obj"
+	cp -a "$top/shim" "$dir/shim"
+	if ! patch -s -p1 --fuzz=0 -d "$dir" <"$patch" >"$dir/patch.log" 2>&1; then
+		result fail "$name: fixtures/mutants/$name.patch does not apply to shim/: refresh its context ($dir/patch.log)"
+		continue
+	fi
+	units=$(sed -n 's|^+++ b/shim/\([^/]*\)/.*|\1|p' "$patch" | sort -u)
+	# A private copy of the base build: only the patched units are rebuilt.
+	cp -a "$obj/k" "$obj/u" "$obj/gen" "$obj/kflags" "$dir/obj/"
+	ln -s "$obj/kbuild" "$dir/obj/kbuild"
+	if ! make -s --no-print-directory -f "$top/sched_fair/build.mk" KSRC="$ksrc" OBJ="$dir/obj" \
+	     PROFILE="$profile" SHIM_DIR="$dir/shim" SHIM_PATCHED="$(echo $units)" fairtest >"$dir/build.log" 2>&1; then
+		result fail "$name: does not compile ($dir/build.log)"
+		continue
+	fi
+	for mode in incremental full; do
+		# shellcheck disable=SC2086 # a list of globs
+		FAIRTEST_CHECKER=$mode "$dir/obj/fairtest" $audit_suites >"$dir/$mode" 2>&1
+	done
+	inc=$(sed -n 's/^fairtest: //p' "$dir/incremental") full=$(sed -n 's/^fairtest: //p' "$dir/full")
+	if ! grep -q '^fairtest: .* 0 failed' "$dir/incremental" || grep -q 'incremental checker: ' "$dir/incremental"; then
+		result fail "$name: the incremental checker alone fails $audit_suites ($inc; see $dir/incremental)"
+	elif grep -q '^fairtest: .* 0 failed' "$dir/full" || ! grep -q 'incremental checker: ' "$dir/full"; then
+		result fail "$name: survives the full checker's audit ($full; see $dir/full)"
+	else
+		result ok "$name: caught by the full checker's audit only ($full; incremental: $inc)"
+	fi
+done
+
+# 4. Bad input: one line naming the variable, exit 2, nothing run.
 FAIRTEST_CHECKER=sometimes "$obj/fairtest" 'fair_property.*' >"$out/bad" 2>&1
 rc=$?
 if [ "$rc" = 2 ] && [ "$(wc -l <"$out/bad")" = 1 ] && grep -q 'FAIRTEST_CHECKER=sometimes' "$out/bad"; then
