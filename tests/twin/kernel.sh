@@ -18,10 +18,8 @@ set -u
 ksrc=$1 out=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=$top/twin/kernel.sh
-passed=0 failed=0
-ok() { echo "ok - twin-kernel: $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - twin-kernel: $1"; failed=$((failed + 1)); }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+tap_name=twin-kernel
+. "$top/tests/twin/tap.sh"
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -16,10 +16,9 @@ set -u
 out=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
 wl=$top/fixtures/workloads
-passed=0 failed=0 skipped=0
-ok() { echo "ok - twin-slice: $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - twin-slice: $1"; failed=$((failed + 1)); }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+tap_name=twin-slice
+. "$top/tests/twin/tap.sh"
+skipped=0
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
