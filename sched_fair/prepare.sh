@@ -72,22 +72,14 @@ fi
 # whether Debian's image happens to be in the cache (make twin fetches it)
 # must not change what the same tree and seed print.
 awk -v dir="$(dirname "$profile")" -v kconfig="$kconfig" -v compare="$kb/profile.compare" \
-	-v relevant="$(dirname "$profile")/debian.config" '
+	-v relevant="$(dirname "$profile")/debian.config" "$(cat "$here/kconfig.awk")"'
 function set(opt, line) {
 	if (!(opt in val))
 		order[++n] = opt
 	val[opt] = line
 }
-function opt_of(line,   o) {
-	o = line
-	sub(/^# /, "", o)
-	sub(/[= ].*/, "", o)
-	return o
-}
 function take(opt, max,   v) {
-	# Absent from the kernel config (its dependencies unmet, or not in
-	# that tree) is not set, as kconfig would have it.
-	v = (opt in kernel) ? kernel[opt] : "n"
+	v = kconfig_value(opt)
 	if (max != "" && v + 0 > max + 0) {
 		capped[opt] = v
 		v = max
@@ -109,17 +101,6 @@ function line_in(line, from,   o) {
 	} else if (line ~ /^#(take|leave)/ && bad == "") {
 		bad = line
 	}
-}
-BEGIN {
-	if (kconfig != "")
-		while ((getline l < kconfig) > 0)
-			if (l ~ /^CONFIG_[A-Z0-9_]+=/) {
-				o = l; sub(/=.*/, "", o)
-				v = l; sub(/^[^=]*=/, "", v)
-				kernel[o] = v
-			} else if (l ~ /^# CONFIG_[A-Z0-9_]+ is not set$/) {
-				kernel[opt_of(l)] = "n"
-			}
 }
 /^#include [A-Za-z0-9_.-]+\.config$/ {
 	inc = dir "/" $2

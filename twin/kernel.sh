@@ -127,11 +127,11 @@ fi
 mkdir -p "$dir"
 frag=$dir/fragment.tmp
 [ "$mode" = build ] || frag=/dev/stdout
-awk -v dir="$(dirname "$conf")" -v kconfig="$dconf" '
+awk -v dir="$(dirname "$conf")" -v kconfig="$dconf" "$(cat "$sf/kconfig.awk")"'
 function take(opt, max,   v) {
 	if (kconfig == "")
 		return
-	v = (opt in kernel) ? kernel[opt] : "n"
+	v = kconfig_value(opt)
 	if (max != "" && v + 0 > max + 0)
 		v = max
 	print (v == "n" ? "# " opt " is not set" : opt "=" v)
@@ -141,18 +141,6 @@ function takes(line) {
 		split(line, f, " ")
 		take(f[2], f[3] ~ /^max=/ ? substr(f[3], 5) : "")
 	}
-}
-BEGIN {
-	if (kconfig != "")
-		while ((getline l < kconfig) > 0)
-			if (l ~ /^CONFIG_[A-Z0-9_]+=/) {
-				o = l; sub(/=.*/, "", o)
-				v = l; sub(/^[^=]*=/, "", v)
-				kernel[o] = v
-			} else if (l ~ /^# CONFIG_[A-Z0-9_]+ is not set$/) {
-				o = l; sub(/^# /, "", o); sub(/ .*/, "", o)
-				kernel[o] = "n"
-			}
 }
 /^#takes [A-Za-z0-9_.-]+$/ {
 	inc = dir "/" $2
