@@ -12,7 +12,11 @@
 #   slack, or the clock event's minimum delta);
 # - W's sleeps (a switch out with prev_state=S to the sched_waking of W),
 #   split: switch-out to the soft expiry, the slack, the lateness, and from
-#   the handler's probe to sched_waking; then sched_waking to W's switch in.
+#   the handler's probe to sched_waking; then sched_waking to W's switch in;
+# - W's wake-ups (sched_wakeup) by the time to the next tick, in 250 us
+#   bins, those that preempt (a resched flag: N, n or l) and those that do
+#   not; the ticks from the hexp lines, or for a trace without them
+#   (fairsim's sim.trace) the 4 ms grid from 0.
 # The trace's clock (tracefs "local") and the timers' (CLOCK_MONOTONIC)
 # both count the guest's TSC; their offset is taken as the least
 # ts - now over the handlers, which puts the handler's own probe at 0.
@@ -25,7 +29,7 @@ import sys
 if len(sys.argv) < 3:
     sys.exit("usage: twin/timer_lateness.py W TRACE...")
 waker = sys.argv[1]
-ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_waking|hexp|hwk): (.*)')
+ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_waking|sched_wakeup|hexp|hwk): (.*)')
 TICK_NS = 4000000
 
 
@@ -53,8 +57,8 @@ for path in sys.argv[2:]:
     for line in lines:
         m = ev_re.search(line)
         if m:
-            comm, t, ev, rest = m.groups()
-            events.append((round(float(t) * 1e9), ev, rest))
+            flags, t, ev, rest = m.groups()
+            events.append((round(float(t) * 1e9), ev, rest if ev != 'sched_wakeup' else flags + ' ' + rest))
     hexps = [(ts, rest) for ts, ev, rest in events if ev == 'hexp']
     offset = min((ts - field(rest, 'now') for ts, rest in hexps), default=None)
     # the sleeper's callback: the function a hwk line follows, or else the
@@ -113,3 +117,14 @@ for path in sys.argv[2:]:
         xs = sorted(xs)
         print("    %-20s %s" % (k, "/".join("%.1f" % xs[min(len(xs) - 1, int(len(xs) * f))]
                                             for f in (0.01, 0.5, 0.99)) if xs else "-"))
+    # W's wake-ups against the tick (in the trace's clock)
+    bins = {True: [0] * (TICK_NS // 250000), False: [0] * (TICK_NS // 250000)}
+    for ts, ev, rest in events:
+        if ev == 'sched_wakeup' and named(re.search(r'comm=(\S+)', rest).group(1), waker):
+            to_tick = -(ts - (offset or 0)) % TICK_NS
+            bins[rest[1] in 'Nnl'][min(len(bins[True]) - 1, to_tick // 250000)] += 1
+    for pre in (True, False):
+        print("  %s's wake-ups %s, %d, by us to the next tick (250 us bins from 0%s): %s"
+              % (waker, "that preempt" if pre else "that do not", sum(bins[pre]),
+                 "" if hexps else "; the ticks at 4 ms from 0: right for fairsim's trace only",
+                 " ".join(str(n) for n in bins[pre])))
