@@ -7,7 +7,11 @@
 # how long A ran after each preemption of B (A's stretch, p10/p50/p90, and
 # how many ran past 1.5 ms: to the tick rather than a slice); and, where
 # the trace has wpf lines (twin/events/, FAIRSIM_PROBES=1), B's lag at the
-# wake-up of each kind of burst. docs/fidelity.md uses it for the sleeper.
+# wake-up of each kind of burst; where it has hrs lines (hrtick_start(), the
+# same probes), how many of each kind's sleeps arm the next task's slice
+# timer at the switch-out: fair.c arms one only with h_nr_queued > 1, so
+# for a B that sleeps beside A alone, when B's dequeue was delayed (it was
+# not eligible). docs/fidelity.md uses it for the sleeper.
 #
 # usage: twin/bursts.py A B TRACE...
 import re
@@ -16,7 +20,7 @@ import sys
 if len(sys.argv) < 4:
     sys.exit("usage: twin/bursts.py A B TRACE...")
 a, b = sys.argv[1], sys.argv[2]
-ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_wakeup|wpf): (.*)')
+ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_wakeup|wpf|hrs): (.*)')
 sw_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+)')
 
 
@@ -34,12 +38,16 @@ for path in sys.argv[3:]:
     except OSError as e:
         sys.exit("fairtest: bursts.py: %s: %s" % (path, e.strerror))
     bpid, lag, burst, bursts, stretch, since = None, None, None, [], [], None
+    hrs = None
     for line in lines:
         m = ev_re.search(line)
         if not m:
             continue
         flags, t, ev, rest = m.groups()
         t = float(t)
+        if ev == "hrs":
+            hrs = t     # armed in the pick, before the switch's line
+            continue
         if ev == "wpf":
             f = dict(re.findall(r'(\w+)=(-?\w+)', rest))
             if f.get("pid") == bpid:
@@ -64,6 +72,7 @@ for path in sys.argv[3:]:
                     burst["preempted"] += 1
                     since = t if named(nxt, a) else None
                 else:
+                    burst["armed"] = hrs is not None and t - hrs < 20e-6
                     bursts.append(burst)
                     burst = None
     stretch.sort()
@@ -77,3 +86,6 @@ for path in sys.argv[3:]:
         if lags:
             print("  %s bursts: %s's lag at the wake-up p10/p50/p90 %s/%s/%s us" % (
                 kind, b, q(lags, .1), q(lags, .5), q(lags, .9)))
+        if hrs is not None:
+            print("  %s bursts: %d of %d sleeps armed %s's slice timer at the switch-out (%s's dequeue delayed)" % (
+                kind, sum(x.get("armed", False) for x in sel), len(sel), a, b))

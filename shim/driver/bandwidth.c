@@ -176,12 +176,17 @@ static const bool ft_hrtick_kept = IS_ENABLED(FT_HAVE_HRTICK_SCHED_DEFER);
  * a nanosecond short of the deadline. Fired exactly on time the hrtick
  * would find the slice unfinished, keep the deadline, and the task picked
  * again would run on to the tick with no timer. So the driver's hrtick
- * fires this long after the time core.c asked for: about a real machine's
- * interrupt entry. The guest under QEMU takes 3.1-4.7 us (p1-p99,
- * twin/events/hrtick-7.3.events), but there the tick comes as late, and a
- * late interrupt runs every timer due in expiry order; the model's tick
- * stays on its grid, so a longer delay here would let a tick overtake an
- * hrtick that was due first.
+ * fires this long after the time core.c asked for. The guest's handler
+ * reads the clock 520/528/536 ns (p1/p50/p99) after the expiry, the
+ * hrtick, the tick and a sleep timer alike (Debian's 7.3.4 under QEMU
+ * icount:1, the sleeper: FAIRTEST_TWIN_EVENTS=twin/events/timer-7.3.events
+ * make twin ..., then twin/timer_lateness.py B real-1/trace); the driver
+ * rounds that up to the microsecond, the resolution of fairsim's trace,
+ * so that --from-trace of its own trace gives the run's figures exactly
+ * (tests/sim/run.sh; with 528 ns they differ by the rounding). The tick
+ * comes as late there, and a late interrupt runs every timer due in expiry
+ * order; the model's tick stays on its grid, so a longer delay here would
+ * let a tick overtake an hrtick that was due first.
  */
 #define FT_HRTICK_IRQ_NS	1000
 
