@@ -196,10 +196,23 @@ while [ "$i" -le "$runs" ]; do
 	i=$((i + 1))
 done
 if [ -n "$store" ] && [ -z "$reused" ]; then
-	rm -rf "$store.tmp" && mkdir -p "$store.tmp" &&
-	for d in "$tmp"/real-*/; do cp -a "$d" "$store.tmp/"; done &&
-	cp "$tmp/rtapp.json" "$store.tmp/" && touch "$store.tmp/complete" &&
-	rm -rf "$store" && mv "$store.tmp" "$store" || die "cannot store the boots in $store"
+	# Each run fills a directory of its own beside the store's keys and
+	# renames it into place, so two runs of one key at once never mix their
+	# boots: the last to finish leaves its whole set. rename() does not
+	# replace a key's full directory: the old set is moved aside first.
+	new=$(mkdir -p "$FAIRTEST_TWIN_STORE" && mktemp -d "$FAIRTEST_TWIN_STORE/.$key.XXXXXX") || die "cannot store the boots in $FAIRTEST_TWIN_STORE"
+	trap 'rm -rf "$tmp" "$new" "$new".old*' EXIT
+	chmod 755 "$new" &&
+	for d in "$tmp"/real-*/; do cp -a "$d" "$new/"; done &&
+	cp "$tmp/rtapp.json" "$new/" && touch "$new/complete" || die "cannot store the boots in $new"
+	n=0
+	until mv -T "$new" "$store" 2>/dev/null; do
+		n=$((n + 1))
+		[ "$n" -le 5 ] || die "cannot store the boots in $store (it stays in the way)"
+		mv -T "$store" "$new.old$n" 2>/dev/null || true
+	done
+	rm -rf "$new".old*
+	trap 'rm -rf "$tmp"' EXIT
 fi
 
 # CALIBRATE=1 (FAIRTEST_TWIN_CALIBRATE): fairsim again, with the idle exit,
