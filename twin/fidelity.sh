@@ -13,6 +13,7 @@
 #
 # usage: twin/fidelity.sh [DURATION [RUNS]]        (5 s, 2 boots)
 #        FIDELITY_ROWS='sleeper:7.3:debian:' twin/fidelity.sh   only those rows
+#          (workload:KVER:PROFILE:FEATURES[:CPUS[:DURATION[:RUNS]]])
 #        O=dir twin/fidelity.sh                    another build dir (build)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,14 +25,16 @@ esac
 # O as make takes it: relative to where the command runs.
 o=${O:-$top/build}
 case $o in /*) ;; *) o=$(pwd)/$o ;; esac
-# workload:KVER:PROFILE:FEATURES[:CPUS[:DURATION]], one twin each; CPUS 1 and
-# DURATION the command's unless given
+# workload:KVER:PROFILE:FEATURES[:CPUS[:DURATION[:RUNS]]], one twin each; CPUS
+# 1, DURATION and RUNS the command's unless given. 7.3's cyclictest-rtapp
+# has 6 boots: its real p99 falls on either side of two modes
+# (docs/fidelity-differences.md), and 6 show the spread.
 rows=${FIDELITY_ROWS:-"
 sleeper:6.12:base: sleeper:7.3:base:
 sleeper:6.12:base:!DELAY_DEQUEUE sleeper:7.3:base:!DELAY_DEQUEUE
 sleeper:7.3:debian: sleeper:7.3:debian:!DELAY_DEQUEUE
 cyclictest:6.12:base: cyclictest:7.3:base:
-cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base: cyclictest-rtapp:7.3:debian:
+cyclictest-rtapp:6.12:base: cyclictest-rtapp:7.3:base::1::6 cyclictest-rtapp:7.3:debian::1::6
 slice-hint-1cpu-0.1x:6.12:base: slice-hint-1cpu-1x:6.12:base: slice-hint-1cpu-10x:6.12:base:
 slice-hint-1cpu-0.1x:7.3:base: slice-hint-1cpu-1x:7.3:base: slice-hint-1cpu-10x:7.3:base:
 slice-hint-1cpu-0.1x:7.3:debian: slice-hint-1cpu-1x:7.3:debian: slice-hint-1cpu-10x:7.3:debian:
@@ -47,19 +50,19 @@ trap 'rm -f "$logs/twins.tsv.tmp" "$logs/full.md.tmp"' EXIT
 export FAIRTEST_TWIN_STORE="$logs/real"
 if [ -n "${FIDELITY_RERUN:-}" ]; then unset FAIRTEST_TWIN_REUSE; else export FAIRTEST_TWIN_REUSE=1; fi
 
-log_of() { # workload kver profile features cpus duration
-	echo "$logs/$1-$2-$3-$(printf '%s' "${4:-defaults}" | tr '!,' '_+')-${5}cpu-${6}s-$runs.log"
+log_of() { # workload kver profile features cpus duration runs
+	echo "$logs/$1-$2-$3-$(printf '%s' "${4:-defaults}" | tr '!,' '_+')-${5}cpu-${6}s-$7.log"
 }
 
 for row in $rows; do
-	IFS=: read -r w kv prof feat cpus d <<EOF
+	IFS=: read -r w kv prof feat cpus d n <<EOF
 $row
 EOF
-	cpus=${cpus:-1} d=${d:-$duration}
-	log=$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d")
-	echo "fidelity: $w on $kv ($prof${feat:+, $feat}), $cpus CPU, $d s, $runs boots" >&2
+	cpus=${cpus:-1} d=${d:-$duration} n=${n:-$runs}
+	log=$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d" "$n")
+	echo "fidelity: $w on $kv ($prof${feat:+, $feat}), $cpus CPU, $d s, $n boots" >&2
 	make -s -C "$top" twin O="$o" WORKLOAD="fixtures/workloads/$w.json" CPUS="$cpus" KVER="$kv" \
-		PROFILE="$prof" FEATURES="$feat" DURATION="$d" RUNS="$runs" >"$log.tmp" 2>&1 ||
+		PROFILE="$prof" FEATURES="$feat" DURATION="$d" RUNS="$n" >"$log.tmp" 2>&1 ||
 		{ tail -5 "$log.tmp" >&2; echo "fairtest: fidelity.sh: the twin of $row failed (log: $log.tmp)" >&2; exit 1; }
 	mv "$log.tmp" "$log"
 	grep -h '^twin: the .* boots stored' "$log" | sed 's/^twin:/fidelity:/' >&2
@@ -68,11 +71,11 @@ done
 # One line per twin for the table: workload, tree, profile, features, CPUs,
 # result dir, and which twin.json to read.
 for row in $rows; do
-	IFS=: read -r w kv prof feat cpus d <<EOF
+	IFS=: read -r w kv prof feat cpus d n <<EOF
 $row
 EOF
-	cpus=${cpus:-1} d=${d:-$duration}
-	dir=$(sed -n 's/^twin: results in //p' "$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d")")
+	cpus=${cpus:-1} d=${d:-$duration} n=${n:-$runs}
+	dir=$(sed -n 's/^twin: results in //p' "$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d" "$n")")
 	label=$w
 	[ "$d" = "$duration" ] || label="$w, $d s window"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$kv" "$prof" "${feat:-defaults}" "$cpus" "$dir" twin.json
@@ -81,7 +84,7 @@ EOF
 	# x 20 x 300 messages, its trace splits it between the senders' writes
 	# and the receivers' reads (twin/hackbench_cost.py)
 	if [ "$w" = cyclictest-hackbench-1cpu ]; then
-		tdir=$(sed -n 's/^twin: results in //p' "$(log_of hackbench-timed-1cpu "$kv" base "" 1 "$duration")" 2>/dev/null)
+		tdir=$(sed -n 's/^twin: results in //p' "$(log_of hackbench-timed-1cpu "$kv" base "" 1 "$duration" "$runs")" 2>/dev/null)
 		cost=$([ -n "$tdir" ] && python3 "$top/twin/hackbench_cost.py" "$tdir" 2>/dev/null)
 		[ -n "$cost" ] || {
 			echo "fidelity: no hackbench-timed-1cpu:$kv:base: twin among the rows: the" \

@@ -12,12 +12,22 @@
 # switch (offset from the wake-up), and what ran there in that millisecond
 # before. A latency whose CPU ran only the idle
 # task throughout went to interrupts or the idle exit, which the trace does
-# not show. docs/fidelity-maxima.md uses it for the maxima.
+# not show. Where the trace has the wake-up checks' probe lines ("wpf":
+# a boot with FAIRTEST_TWIN_EVENTS=twin/events/wakeup-<tree>.events,
+# fairsim's with FAIRSIM_PROBES=1), each wake-up also gets the state the
+# check decided on, as twin/wakeup_state.py reads it: the wakee's lag, the
+# running task eligible or not, protected or not, its slice left, and the
+# wakee's deadline against its. docs/fidelity-maxima.md uses it for the
+# maxima.
 #
 # usage: twin/maxima.py TASK [N] TRACE...       (N: 3)
 import bisect
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wakeup_state import has_prot, kv_re, state  # noqa: E402
 
 BEFORE = 1e-3
 line_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): (\w+): (.*)')
@@ -67,7 +77,8 @@ for path in paths:
     inside = not marked
     switches = {}       # cpu -> [(t, next comm)]
     wakes = []          # (t, comm, cpu)
-    pending = {}        # pid -> (t, flags, waker, cpu)
+    pending = {}        # pid -> (t, flags, waker, cpu, the check's state or None)
+    check = {}          # pid -> the last wake-up check's fields
     lats = []
     for line in lines:
         if "fairtest_twin: window_start" in line:
@@ -88,7 +99,7 @@ for path in paths:
             switches.setdefault(cpu, []).append((t, nxt))
             w = pending.pop(npid, None)
             if w and inside:
-                lats.append((t - w[0], w[0], t, cpu, w[1], w[2]))
+                lats.append((t - w[0], w[0], t, cpu, w[1], w[2], w[4]))
         elif ev in ("sched_wakeup", "sched_wakeup_new"):
             s = wk_re.search(rest)
             if not s:
@@ -96,7 +107,10 @@ for path in paths:
             comm, pid, tcpu = s.group(1), s.group(2), int(s.group(3))
             wakes.append((t, comm, tcpu))
             if ev == "sched_wakeup" and named(comm):
-                pending[pid] = (t, flags, short(waker), tcpu)
+                pending[pid] = (t, flags, short(waker), tcpu, check.pop(pid, None))
+        elif ev == "wpf":
+            f = dict(kv_re.findall(rest))
+            check[f.get("pid")] = f
     if not lats:
         print("%s: no wake-up of %s followed by its switch%s" % (
             path, task, " in the window" if marked else ""))
@@ -104,7 +118,7 @@ for path in paths:
     lats.sort(key=lambda x: -x[0])
     print("%s: %d wake-ups of %s; the %d longest:" % (path, len(lats), task, min(n, len(lats))))
     wake_t = [w[0] for w in wakes]
-    for lat, t0, t1, cpu, flags, waker in lats[:n]:
+    for lat, t0, t1, cpu, flags, waker, f in lats[:n]:
         sw = switches.get(cpu, [])
         i = max(bisect.bisect_right([s[0] for s in sw], t0) - 1, 0)
         ran = runs(sw, i, t0, t1)
@@ -117,3 +131,10 @@ for path in paths:
               "in the 1 ms before it ran %s" % (
                   us(lat), t0, cpu, flags, waker, ", ".join(ran) or "-", ", ".join(woke) or "none",
                   ", ".join(before) or "-"))
+        if f:
+            st = state(f)
+            print("    the check: its lag %+.0f us, its deadline %+.0f us from the running task's, "
+                  "which is %seligible%s, %.0f us of its slice left" % (
+                      st["lag"], st["dd"], "" if st["elig"] else "not ",
+                      (", protected" if st["prot"] else ", not protected") if has_prot(f) else "",
+                      st["left"]))

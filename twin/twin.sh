@@ -29,6 +29,19 @@
 # usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL [SIM_ARGS]
 set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
+# Directory $2 becomes $1, whole, by rename(); rename() does not replace a
+# directory that has files, so $2's old self is moved aside first. Two
+# runs that replace one $2 at once leave one whole, never a mix of both or
+# one inside the other (as mv $1 $2 would onto an existing $2).
+replace_dir() {
+	n=0
+	until mv -T "$1" "$2" 2>/dev/null; do
+		n=$((n + 1))
+		[ "$n" -le 5 ] || return 1
+		mv -T "$2" "$1.old$n" 2>/dev/null || true
+	done
+	rm -rf "$1".old*
+}
 [ $# -eq 10 ] || [ $# -eq 11 ] ||
 	die "usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL [SIM_ARGS]"
 fairsim=$1 ksrc=$2 workload=$3 result=$4 cpus=$5 duration=$6 seed=$7 features=$8 runs=$9
@@ -56,7 +69,7 @@ print(m.group(1) if m else 10)' "$workload")
 
 # The previous result stays until this run has a whole one to put there.
 tmp=$(mktemp -d "$result.tmp.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$tmp".old*' EXIT
 trap 'exit 130' INT TERM HUP
 
 # What rt-app 1.0 cannot run is said before anything boots.
@@ -196,10 +209,16 @@ while [ "$i" -le "$runs" ]; do
 	i=$((i + 1))
 done
 if [ -n "$store" ] && [ -z "$reused" ]; then
-	rm -rf "$store.tmp" && mkdir -p "$store.tmp" &&
-	for d in "$tmp"/real-*/; do cp -a "$d" "$store.tmp/"; done &&
-	cp "$tmp/rtapp.json" "$store.tmp/" && touch "$store.tmp/complete" &&
-	rm -rf "$store" && mv "$store.tmp" "$store" || die "cannot store the boots in $store"
+	# Each run fills a directory of its own beside the store's keys and
+	# renames it into place, so two runs of one key at once never mix their
+	# boots: the last to finish leaves its whole set.
+	new=$(mkdir -p "$FAIRTEST_TWIN_STORE" && mktemp -d "$FAIRTEST_TWIN_STORE/.$key.XXXXXX") || die "cannot store the boots in $FAIRTEST_TWIN_STORE"
+	trap 'rm -rf "$tmp" "$new" "$new".old*' EXIT
+	chmod 755 "$new" &&
+	for d in "$tmp"/real-*/; do cp -a "$d" "$new/"; done &&
+	cp "$tmp/rtapp.json" "$new/" && touch "$new/complete" || die "cannot store the boots in $new"
+	replace_dir "$new" "$store" || die "cannot store the boots in $store (it stays in the way)"
+	trap 'rm -rf "$tmp" "$tmp".old*' EXIT
 fi
 
 # CALIBRATE=1 (FAIRTEST_TWIN_CALIBRATE): fairsim again, with the idle exit,
@@ -225,7 +244,6 @@ esac
 	--json twin.json >twin.txt) || die "fairsim --twin failed"
 cat "$tmp/twin.txt"
 rm -f "$tmp/initrd.slice"
-rm -rf "$result"
-mv "$tmp" "$result"
+replace_dir "$tmp" "$result" || die "cannot put the results in $result (it stays in the way)"
 trap - EXIT
 echo "twin: results in $result"

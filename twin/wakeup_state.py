@@ -16,12 +16,8 @@
 import re
 import sys
 
-if len(sys.argv) < 3:
-    sys.exit("usage: twin/wakeup_state.py TASK TRACE...")
-task = sys.argv[1]
 ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_wakeup|wpf): (.*)')
 kv_re = re.compile(r'(\w+)=(-?\w+)')
-name_re = re.compile(r'comm=%s(-\d+)? pid=(\d+)' % re.escape(task))
 
 
 def u64(x):
@@ -38,6 +34,23 @@ def has_prot(r):
     return u64(r.get("cp", "0")) != 0
 
 
+def state(r):
+    """one wpf line's fields as the check saw them: the running task
+    eligible and protected, the wakee's lag, its deadline against the
+    running task's, the running task's deadline against V and its slice
+    left (us of virtual time)"""
+    zv, sw, sv = u64(r["zv"]), u64(r["sw"]), s64(r["sv"])
+    # the running task's weight in the sum: nice 0 (these workloads),
+    # in the tree's unit (6.12 sums scale_load_down() weights, 1024)
+    cv, cw = u64(r["cv"]), 1048576 if sw % 1048576 == 0 else 1024
+    # V as avg_vruntime() computes it, the running task weighed in
+    V = zv + (sv + s64(str(cv - zv)) * cw) / (sw + cw)
+    return {"elig": cv <= V, "prot": has_prot(r) and cv < u64(r["cp"]),
+            "lag": (V - u64(r["pv"])) / 1000,
+            "dd": s64(str(u64(r["pd"]) - u64(r["cd"]))) / 1000,
+            "cdv": (u64(r["cd"]) - V) / 1000, "left": s64(str(u64(r["cd"]) - cv)) / 1000}
+
+
 def pct(v, n):
     return "%3.0f%%" % (100.0 * v / n) if n else "   -"
 
@@ -47,50 +60,54 @@ def p50(xs):
     return "%8.0f" % xs[len(xs) // 2] if xs else "       -"
 
 
-for path in sys.argv[2:]:
-    try:
-        lines = open(path).read().splitlines()
-    except OSError as e:
-        sys.exit("fairtest: wakeup_state.py: %s: %s" % (path, e.strerror))
-    pids = {m.group(2) for l in lines for m in [name_re.search(l)] if m}
-    pend, rows = None, []
-    for line in lines:
-        m = ev_re.search(line)
-        if not m:
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: twin/wakeup_state.py TASK TRACE...")
+    task = sys.argv[1]
+    name_re = re.compile(r'comm=%s(-\d+)? pid=(\d+)' % re.escape(task))
+    for path in sys.argv[2:]:
+        try:
+            lines = open(path).read().splitlines()
+        except OSError as e:
+            sys.exit("fairtest: wakeup_state.py: %s: %s" % (path, e.strerror))
+        pids = {m.group(2) for l in lines for m in [name_re.search(l)] if m}
+        pend, rows = None, []
+        for line in lines:
+            m = ev_re.search(line)
+            if not m:
+                continue
+            flags, _, ev, rest = m.groups()
+            f = dict(kv_re.findall(rest))
+            if ev == "wpf" and f.get("pid") in pids:
+                pend = f
+            elif ev == "sched_wakeup" and pend and name_re.search(rest):
+                pend["preempt"] = len(flags) > 1 and flags[1] != "."
+                rows.append(pend)
+                pend = None
+        if not rows:
+            print("%s: no wpf line for %s (no probes in this trace?)" % (path, task))
             continue
-        flags, _, ev, rest = m.groups()
-        f = dict(kv_re.findall(rest))
-        if ev == "wpf" and f.get("pid") in pids:
-            pend = f
-        elif ev == "sched_wakeup" and pend and name_re.search(rest):
-            pend["preempt"] = len(flags) > 1 and flags[1] != "."
-            rows.append(pend)
-            pend = None
-    if not rows:
-        print("%s: no wpf line for %s (no probes in this trace?)" % (path, task))
-        continue
-    print("%s: %d wake-ups of %s, %s decided to preempt" % (
-        path, len(rows), task, pct(sum(r["preempt"] for r in rows), len(rows)).strip()))
-    print("  %-9s %5s %9s %9s %9s %9s %9s %9s %5s" % (
-        "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "curr d-v", "nq"))
-    for want, name in ((True, "preempt"), (False, "not")):
-        sel = [r for r in rows if r["preempt"] == want]
-        n = len(sel)
-        elig = prot = 0
-        lag, dd, cdv, left = [], [], [], []
-        for r in sel:
-            zv, sw, sv = u64(r["zv"]), u64(r["sw"]), s64(r["sv"])
-            # the running task's weight in the sum: nice 0 (these workloads),
-            # in the tree's unit (6.12 sums scale_load_down() weights, 1024)
-            cv, cw = u64(r["cv"]), 1048576 if sw % 1048576 == 0 else 1024
-            # V as avg_vruntime() computes it, the running task weighed in
-            V = zv + (sv + s64(str(cv - zv)) * cw) / (sw + cw)
-            elig += cv <= V
-            prot += has_prot(r) and cv < u64(r["cp"])
-            lag.append((V - u64(r["pv"])) / 1000)
-            dd.append(s64(str(u64(r["pd"]) - u64(r["cd"]))) / 1000)
-            cdv.append((u64(r["cd"]) - V) / 1000)
-            left.append(s64(str(u64(r["cd"]) - cv)) / 1000)
-        print("  %-9s %5d %9s %9s %9s %9s %9s %9s %5s" % (
-            name, n, pct(elig, n), pct(prot, n) if sel and has_prot(sel[0]) else "   -", p50(lag), p50(dd), p50(cdv),
-            p50(left), p50([int(r["nq"]) for r in sel]).strip()))
+        print("%s: %d wake-ups of %s, %s decided to preempt" % (
+            path, len(rows), task, pct(sum(r["preempt"] for r in rows), len(rows)).strip()))
+        print("  %-9s %5s %9s %9s %9s %9s %9s %9s %5s" % (
+            "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "curr d-v", "nq"))
+        for want, name in ((True, "preempt"), (False, "not")):
+            sel = [r for r in rows if r["preempt"] == want]
+            n = len(sel)
+            elig = prot = 0
+            lag, dd, cdv, left = [], [], [], []
+            for r in sel:
+                st = state(r)
+                elig += st["elig"]
+                prot += st["prot"]
+                lag.append(st["lag"])
+                dd.append(st["dd"])
+                cdv.append(st["cdv"])
+                left.append(st["left"])
+            print("  %-9s %5d %9s %9s %9s %9s %9s %9s %5s" % (
+                name, n, pct(elig, n), pct(prot, n) if sel and has_prot(sel[0]) else "   -", p50(lag), p50(dd), p50(cdv),
+                p50(left), p50([int(r["nq"]) for r in sel]).strip()))
+
+
+if __name__ == "__main__":
+    main()

@@ -25,7 +25,11 @@ rm -rf "$out/sleeper" "$out/bad"
 # came (800 us of it, then 100 us of idle). Expect 3 wake-ups in the
 # window, the longest 900 us with the kworker's 800 us and its wake-up
 # 100 us before (after 895 us of idle), and the one outside the window
-# (5000 us) not counted.
+# (5000 us) not counted. With the check's probe line (wpf) before it, the
+# state it decided on: V = 1.1 ms (the running task at 1.2 ms weighed in
+# with one queued task at 1.0 ms), so ct placed at V has lag 0 and the
+# running task is not eligible, protected to 1.3 ms, 300 us of its slice
+# left, ct's deadline 300 us after its.
 cat >"$out/maxima.trace" <<'EOF'
 # tracer: nop
           <idle>-0       [000] d.h2.     0.900000: sched_wakeup: comm=ct pid=7 prio=120 target_cpu=000
@@ -37,6 +41,7 @@ cat >"$out/maxima.trace" <<'EOF'
               ct-7       [000] d..2.     1.001015: sched_switch: prev_comm=ct prev_pid=7 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
           <idle>-0       [000] dNs2.     1.001900: sched_wakeup: comm=kworker/0:1 pid=30 prio=120 target_cpu=000
           <idle>-0       [000] d..2.     1.001910: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=kworker/0:1 next_pid=30 next_prio=120
+     kworker/0:1-30      [000] d.h2.     1.002000: wpf: (fairsim) pid=7 wf=0x8 pv=1100000 pl=0 pd=1800000 ps=700000 pdl=0 cpid=30 cv=1200000 cd=1500000 cp=1300000 cs=700000 cx=0 zv=1000000 sv=0 sw=1048576 nq=2
      kworker/0:1-30      [000] d.h2.     1.002000: sched_wakeup: comm=ct pid=7 prio=120 target_cpu=000
      kworker/0:1-30      [000] d..2.     1.002800: sched_switch: prev_comm=kworker/0:1 prev_pid=30 prev_prio=120 prev_state=I ==> next_comm=swapper/0 next_pid=0 next_prio=120
           <idle>-0       [000] d..2.     1.002900: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ct next_pid=7 next_prio=120
@@ -52,6 +57,12 @@ if echo "$mx" | grep -q ': 3 wake-ups of ct; the 1 longest:$' &&
 else
 	echo "$mx" | sed 's/^/# /'
 	not_ok "maxima.py: not the 900 us wake-up with the kworker's 800 us"
+fi
+if echo "$mx" | grep -q "^    the check: its lag +0 us, its deadline +300 us from the running task's, which is not eligible, protected, 300 us of its slice left$"; then
+	ok "maxima.py: the wake-up check's state from its probe line"
+else
+	echo "$mx" | sed 's/^/# /'
+	not_ok "maxima.py: not the check's state (lag 0, not eligible, protected, 300 us left)"
 fi
 
 # A tree of the user's own has no Debian image (make twin says so): a
