@@ -5,8 +5,10 @@ hackbench's shape as a fairsim workload, with hackbench's own parameter
 names: GROUPS groups of FDS senders and FDS receivers; each receiver owns
 a pipe, each sender writes LOOPS messages of DATASIZE bytes to every
 receiver of its group, and a receiver reads FDS x LOOPS messages. A pipe
-holds 64 KiB / DATASIZE messages: writers block when it is full, readers
-when it is empty (fairsim's pipe_write/pipe_read). Threads and processes
+is the kernel's: 16 pages of 4 KiB, each holding 4096 / DATASIZE whole
+messages (4 of 1000 bytes: 64 in all, not 64 KiB / 1000 = 65); writers
+block when it is full, readers when it is empty (fairsim's
+pipe_write/pipe_read, sim/pipe.c). Threads and processes
 are the same here (no address spaces), and so are pipes and sockets. Each
 write costs COST_US of CPU and each read READ_COST_US (COST_US unless
 given; a fraction is kept on average over the FDS writes or reads of a
@@ -18,7 +20,7 @@ decides whether the pipes run empty (receivers woken per message, with
 their lag, preempting the senders) or full (senders blocked), so
 twin/fidelity.sh gives the two costs the real boots measured
 (twin/hackbench_cost.py). --batch B moves B messages per pipe operation (B x COST_US,
-a pipe of 64 KiB / (DATASIZE x B) operations, LOOPS / B of them): the
+a page of 4096 / DATASIZE / B operations, LOOPS / B of them): the
 same bytes with B times fewer wake-ups, which is what makes a long run of
 it affordable; say which B a figure used. With --forever the groups start
 over for the whole run (a background load); --cyclictest adds the
@@ -35,6 +37,19 @@ def spread(us, n):
     n x us rounded: a fractional cost kept on average over a loop."""
     total = round(us * n)
     return [(i + 1) * total // n - i * total // n for i in range(n)]
+
+
+def pipe_size(datasize, batch, pages=16, page=4096):
+    """fairsim's pipe_capacity and pipe_page_messages, in operations of
+    BATCH messages: the kernel's PIPE_DEF_BUFFERS pages, a message never
+    split between two (pipe_write() merges one into the newest page only
+    if it fits). Where an operation outgrows a page, whole pages a piece."""
+    per_page = page // datasize // batch
+    if per_page:
+        return {'pipe_capacity': pages * per_page, 'pipe_page_messages': per_page}
+    # messages the pages hold; one over a page takes ceil(DATASIZE / 4096)
+    msgs = pages * (page // datasize) if datasize <= page else pages // -(-datasize // page)
+    return {'pipe_capacity': max(1, msgs // batch), 'pipe_page_messages': 1}
 
 
 def main():
@@ -99,8 +114,7 @@ def main():
                     ph['run%d' % i] = cost
                 recv['phases'] = {'recv': ph}
             tasks['receiver-g%d-%d' % (g, r)] = recv
-    wl = {'global': {'duration': a.duration,
-                     'pipe_capacity': max(1, 65536 // (a.datasize * a.batch))},
+    wl = {'global': dict({'duration': a.duration}, **pipe_size(a.datasize, a.batch)),
           'tasks': tasks}
     json.dump(wl, sys.stdout, indent='\t')
     sys.stdout.write('\n')
