@@ -7,8 +7,9 @@
 # interruptible; D: uninterruptible, on the real kernel the pipe's mutex,
 # which pipe_read() and pipe_write() hold while they copy), and the
 # wake-ups by the state the woken thread slept in and the side of its
-# waker (the thread the sched_wakeup line runs in). fairsim's pipe has no
-# mutex: its threads sleep in S only. Real threads are all "hackbench":
+# waker (the thread the sched_wakeup line runs in). fairsim's threads
+# sleep in S only, on its mutexes too (sim/shapes/hackbench.py --pipe-lock).
+# Real threads are all "hackbench":
 # hackbench creates each group's FDS receivers, then its FDS senders, so
 # in pid order each 2 x FDS threads are FDS receivers, then FDS senders.
 #

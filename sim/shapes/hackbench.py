@@ -22,7 +22,12 @@ twin/fidelity.sh gives the two costs the real boots measured
 (twin/hackbench_cost.py). --batch B moves B messages per pipe operation (B x COST_US,
 a page of 4096 / DATASIZE / B operations, LOOPS / B of them): the
 same bytes with B times fewer wake-ups, which is what makes a long run of
-it affordable; say which B a figure used. With --forever the groups start
+it affordable; say which B a figure used. --pipe-lock SHARE runs that share
+of each write's and read's cost under a mutex of the pipe's (rt-app's lock
+and unlock), as pipe_write() and pipe_read() copy under pipe->mutex; fairsim
+preempts a task anywhere, so a holder can be preempted inside, which a
+PREEMPT_LAZY kernel (7.x) allows and a PREEMPT_VOLUNTARY one (Debian's
+6.12) does not. A measurement aid: the share is not measured. With --forever the groups start
 over for the whole run (a background load); --cyclictest adds the
 periodic waker beside them.
 Prints the workload (plain JSON) on stdout.
@@ -52,6 +57,24 @@ def pipe_size(datasize, batch, pages=16, page=4096):
     return {'pipe_capacity': max(1, msgs // batch), 'pipe_page_messages': 1}
 
 
+def op(ph, i, kind, pipe, cost, share):
+    """One write or read (KIND) of PIPE costing COST us into phase PH. With
+    SHARE, that part of the cost runs under the pipe's mutex, as
+    pipe_write() and pipe_read() hold pipe->mutex while they copy; the wake-up
+    the operation makes comes after its unlock, as in fs/pipe.c."""
+    inside = max(1, round(cost * share)) if share else 0
+    if kind == 'pipe_read':
+        ph['pipe_read%d' % i] = pipe
+    if inside:
+        ph['lock%d' % i] = 'm-' + pipe
+        ph['runlocked%d' % i] = inside
+        ph['unlock%d' % i] = 'm-' + pipe
+    if kind == 'pipe_write':
+        ph['pipe_write%d' % i] = pipe
+    if cost - inside > 0 or not inside:
+        ph['run%d' % i] = cost - inside
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument('-g', '--groups', type=int, default=10)
@@ -67,6 +90,8 @@ def main():
     ap.add_argument('--slice-us', type=int, default=0, help='custom slice of every task')
     ap.add_argument('--forever', action='store_true', help='loop for the whole run')
     ap.add_argument('--duration', type=int, default=-1, help='seconds (-1: until done)')
+    ap.add_argument('--pipe-lock', type=float, default=0, metavar='SHARE',
+                    help='that share of each write and read under the pipe\'s mutex')
     ap.add_argument('--cyclictest', metavar='PERIOD_US:SLICE_US',
                     help='add a periodic waker (run 10 us per period; slice 0: the default)')
     a = ap.parse_args()
@@ -77,6 +102,8 @@ def main():
             sys.exit('hackbench.py: --%s must be > 0' % name.replace('_', '-'))
     if a.groups * a.fds * 2 > 1000:
         sys.exit('hackbench.py: %d tasks; fairsim runs at most 1000' % (a.groups * a.fds * 2))
+    if not 0 <= a.pipe_lock <= 1:
+        sys.exit('hackbench.py: --pipe-lock is a share, 0 to 1')
     if a.loops % a.batch:
         sys.exit('hackbench.py: --loops must be a multiple of --batch')
     if a.duration < 0 and a.forever:
@@ -94,8 +121,7 @@ def main():
             send['dl-runtime'] = a.slice_us
         phase = {'loop': a.loops // a.batch}
         for r, cost in enumerate(spread(a.cost_us * a.batch, a.fds)):
-            phase['pipe_write%d' % r] = 'g%d-r%d' % (g, r)
-            phase['run%d' % r] = cost
+            op(phase, r, 'pipe_write', 'g%d-r%d' % (g, r), cost, a.pipe_lock)
         send['phases'] = {'send': phase}
         tasks['sender-g%d' % g] = send
         for r in range(a.fds):
@@ -103,15 +129,14 @@ def main():
             if a.slice_us:
                 recv['dl-runtime'] = a.slice_us
             rd = a.read_cost_us * a.batch
-            if rd == int(rd):
+            if rd == int(rd) and not a.pipe_lock:
                 recv['phases'] = {'recv': {'loop': a.fds * a.loops // a.batch,
                                            'pipe_read': 'g%d-r%d' % (g, r),
                                            'run': int(rd)}}
             else:   # a loop of FDS reads, their costs spread
                 ph = {'loop': a.loops // a.batch}
                 for i, cost in enumerate(spread(rd, a.fds)):
-                    ph['pipe_read%d' % i] = 'g%d-r%d' % (g, r)
-                    ph['run%d' % i] = cost
+                    op(ph, i, 'pipe_read', 'g%d-r%d' % (g, r), cost, a.pipe_lock)
                 recv['phases'] = {'recv': ph}
             tasks['receiver-g%d-%d' % (g, r)] = recv
     wl = {'global': dict({'duration': a.duration}, **pipe_size(a.datasize, a.batch)),
