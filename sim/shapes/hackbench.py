@@ -22,12 +22,12 @@ twin/fidelity.sh gives the two costs the real boots measured
 (twin/hackbench_cost.py). --batch B moves B messages per pipe operation (B x COST_US,
 a page of 4096 / DATASIZE / B operations, LOOPS / B of them): the
 same bytes with B times fewer wake-ups, which is what makes a long run of
-it affordable; say which B a figure used. --pipe-lock SHARE runs that share
+it affordable; say which B a figure used. --pipe-lock W:R runs those shares
 of each write's and read's cost under a mutex of the pipe's (rt-app's lock
 and unlock), as pipe_write() and pipe_read() copy under pipe->mutex; fairsim
 preempts a task anywhere, so a holder can be preempted inside, which a
 PREEMPT_LAZY kernel (7.x) allows and a PREEMPT_VOLUNTARY one (Debian's
-6.12) does not. A measurement aid: the share is not measured. With --forever the groups start
+6.12) does not. twin/pipe_mutex.py measures the shares in a real boot. With --forever the groups start
 over for the whole run (a background load); --cyclictest adds the
 periodic waker beside them.
 Prints the workload (plain JSON) on stdout.
@@ -90,8 +90,8 @@ def main():
     ap.add_argument('--slice-us', type=int, default=0, help='custom slice of every task')
     ap.add_argument('--forever', action='store_true', help='loop for the whole run')
     ap.add_argument('--duration', type=int, default=-1, help='seconds (-1: until done)')
-    ap.add_argument('--pipe-lock', type=float, default=0, metavar='SHARE',
-                    help='that share of each write and read under the pipe\'s mutex')
+    ap.add_argument('--pipe-lock', default='0', metavar='W[:R]',
+                    help='shares of each write (and read: R, default W) under the pipe\'s mutex')
     ap.add_argument('--cyclictest', metavar='PERIOD_US:SLICE_US',
                     help='add a periodic waker (run 10 us per period; slice 0: the default)')
     a = ap.parse_args()
@@ -102,8 +102,12 @@ def main():
             sys.exit('hackbench.py: --%s must be > 0' % name.replace('_', '-'))
     if a.groups * a.fds * 2 > 1000:
         sys.exit('hackbench.py: %d tasks; fairsim runs at most 1000' % (a.groups * a.fds * 2))
-    if not 0 <= a.pipe_lock <= 1:
-        sys.exit('hackbench.py: --pipe-lock is a share, 0 to 1')
+    try:
+        lock_w, lock_r = (float(x) for x in (a.pipe_lock + ':' + a.pipe_lock).split(':')[:2])
+    except ValueError:
+        lock_w = lock_r = -1
+    if not (0 <= lock_w <= 1 and 0 <= lock_r <= 1) or a.pipe_lock.count(':') > 1:
+        sys.exit('hackbench.py: --pipe-lock takes W or W:R, shares from 0 to 1')
     if a.loops % a.batch:
         sys.exit('hackbench.py: --loops must be a multiple of --batch')
     if a.duration < 0 and a.forever:
@@ -121,7 +125,7 @@ def main():
             send['dl-runtime'] = a.slice_us
         phase = {'loop': a.loops // a.batch}
         for r, cost in enumerate(spread(a.cost_us * a.batch, a.fds)):
-            op(phase, r, 'pipe_write', 'g%d-r%d' % (g, r), cost, a.pipe_lock)
+            op(phase, r, 'pipe_write', 'g%d-r%d' % (g, r), cost, lock_w)
         send['phases'] = {'send': phase}
         tasks['sender-g%d' % g] = send
         for r in range(a.fds):
@@ -129,14 +133,14 @@ def main():
             if a.slice_us:
                 recv['dl-runtime'] = a.slice_us
             rd = a.read_cost_us * a.batch
-            if rd == int(rd) and not a.pipe_lock:
+            if rd == int(rd) and not lock_r:
                 recv['phases'] = {'recv': {'loop': a.fds * a.loops // a.batch,
                                            'pipe_read': 'g%d-r%d' % (g, r),
                                            'run': int(rd)}}
             else:   # a loop of FDS reads, their costs spread
                 ph = {'loop': a.loops // a.batch}
                 for i, cost in enumerate(spread(rd, a.fds)):
-                    op(ph, i, 'pipe_read', 'g%d-r%d' % (g, r), cost, a.pipe_lock)
+                    op(ph, i, 'pipe_read', 'g%d-r%d' % (g, r), cost, lock_r)
                 recv['phases'] = {'recv': ph}
             tasks['receiver-g%d-%d' % (g, r)] = recv
     wl = {'global': dict({'duration': a.duration}, **pipe_size(a.datasize, a.batch)),
