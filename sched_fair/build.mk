@@ -247,7 +247,7 @@ $(B)/u/sim/trace.o: UCFLAGS += -I$(OBJ)/gen
 # a partial tree has none, and its version decides (7.2, 7.3 wake on a freed page).
 SIM_PIPE_FLAGS := $(shell if [ -f $(KSRC)/fs/pipe.c ]; then \
 	grep -q 'wake_writer |= pipe_full' $(KSRC)/fs/pipe.c && echo -DSIM_PIPE_WAKE_ON_FREE; \
-	elif [ "$$(sed -n 's/^VERSION = //p' $(KSRC)/Makefile)" -ge 7 ] 2>/dev/null; then \
+	elif [ "$$(sed -n 's/^VERSION = //p' $(KSRC)/Makefile 2>/dev/null)" -ge 7 ] 2>/dev/null; then \
 	echo -DSIM_PIPE_WAKE_ON_FREE; fi)
 $(B)/u/sim/pipe.o: UCFLAGS += $(SIM_PIPE_FLAGS)
 
