@@ -243,6 +243,13 @@ $(OBJ)/gen/trace_formats.h: $(KSRC)/include/trace/events/sched.h $(TOP)/sched_fa
 	@$(call mkdir_for,$@) && $(TOP)/sched_fair/trace_formats.sh $(KSRC) >$@.tmp && mv $@.tmp $@
 $(B)/u/sim/trace.o: $(OBJ)/gen/trace_formats.h
 $(B)/u/sim/trace.o: UCFLAGS += -I$(OBJ)/gen
+# Which reads wake a pipe's writer (sim/pipe.c): the tree's fs/pipe.c says;
+# a partial tree has none, and its version decides (7.2, 7.3 wake on a freed page).
+SIM_PIPE_FLAGS := $(shell if [ -f $(KSRC)/fs/pipe.c ]; then \
+	grep -q 'wake_writer |= pipe_full' $(KSRC)/fs/pipe.c && echo -DSIM_PIPE_WAKE_ON_FREE; \
+	elif [ "$$(sed -n 's/^VERSION = //p' $(KSRC)/Makefile 2>/dev/null)" -ge 7 ] 2>/dev/null; then \
+	echo -DSIM_PIPE_WAKE_ON_FREE; fi)
+$(B)/u/sim/pipe.o: UCFLAGS += $(SIM_PIPE_FLAGS)
 
 $(B)/u/%.o: $(TOP)/%.c
 	@$(call mkdir_for,$@) && echo "  CC      $*.c" && $(CC) $(UCFLAGS) -c $< -o $@

@@ -331,6 +331,22 @@ static enum step timer(struct sim_run *run, struct sim_task *t, const struct sim
 
 
 /*
+ * One message into (@write) or out of pipe @res, which has room for it or
+ * one to give (sim/pipe.c); @retry: a writer that slept in this write.
+ * True when a read freed a page.
+ */
+static bool pipe_move(struct sim_run *run, int res, bool write, bool retry)
+{
+	if (write) {
+		sim_pipe_put(run->w, &run->pipes[res], retry);
+		run->fill[res]++;
+		return false;
+	}
+	run->fill[res]--;
+	return sim_pipe_take(&run->pipes[res]);
+}
+
+/*
  * Plans. Most of a pipe workload's steps change nothing that fair.c or
  * another task sees: hackbench's sender writes into a pipe that is not
  * full and that no reader waits on, its receiver reads from one that is
@@ -370,7 +386,7 @@ static void plan_catch_up(struct sim_run *run, struct sim_task *t, ft_u64 now, i
 		if (s->due > now || (s->due == now && t->plan_cpu >= tie))
 			return;
 		t->plan_i++;
-		run->fill[s->res] += s->write ? 1 : -1;
+		pipe_move(run, s->res, s->write, false);
 		(s->write ? run->plan_w : run->plan_r)[s->res]--;
 		t->phase = s->phase;
 		t->ev = s->ev;
@@ -437,9 +453,9 @@ static void plans_check(struct sim_run *run, int res)
 {
 	int writers = run->w->nr_res + 1 + res;
 	bool cut_w = run->plan_w[res] && (run->waitq_n[res] ||
-			run->fill[res] + run->plan_w[res] > run->w->pipe_capacity);
+			run->plan_w[res] > sim_pipe_room(run->w, &run->pipes[res]));
 	bool cut_r = run->plan_r[res] && (run->waitq_n[writers] ||
-			run->fill[res] < run->plan_r[res]);
+			run->fill[res] < run->plan_r[res] + !!run->plan_w[res]);
 
 	if (!cut_w && !cut_r)
 		return;
@@ -493,12 +509,17 @@ static inline bool plan_safe(struct sim_run *run, const struct sim_event *e)
 {
 	int r = e->res;
 
+	/*
+	 * Planned reads and writes of one pipe commute only while the reads
+	 * cannot empty it: then they take the oldest messages, which were
+	 * there before, and the newest page, where writes merge, stays.
+	 */
 	if (e->kind == SIM_PIPE_WRITE)
-		return !run->waitq_n[r] &&
-		       run->fill[r] + run->plan_w[r] < run->w->pipe_capacity;
+		return !run->waitq_n[r] && run->plan_w[r] < sim_pipe_room(run->w, &run->pipes[r]) &&
+		       (!run->plan_r[r] || run->fill[r] > run->plan_r[r]);
 	if (e->kind == SIM_PIPE_READ)
 		return !run->waitq_n[run->w->nr_res + 1 + r] &&
-		       run->fill[r] > run->plan_r[r];
+		       run->fill[r] > run->plan_r[r] + !!run->plan_w[r];
 	return false;
 }
 
@@ -554,26 +575,63 @@ static void plan(struct sim_run *run, struct sim_task *t)
 }
 
 /*
- * One message into or out of a bounded pipe, as pipe_write()/pipe_read()
- * do it: a writer blocks while the pipe is full, a reader while it is
- * empty, and each wakes the first of the other side that waits. A woken
- * task tries again, so a message taken meanwhile just blocks it again.
+ * pipe_write() and pipe_read() wake with wake_up_interruptible_sync_poll():
+ * a WF_SYNC wake-up from the writer's or reader's CPU (select_task_rq_fair()
+ * may then stack the woken task on it, wake_affine()). One waiter: the
+ * pipe's waits are exclusive.
  */
-static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
+static void pipe_wake(struct sim_run *run, int i, struct sim_task *waker)
 {
-	int writers = run->w->nr_res + 1 + e->res, i;
-	bool write = e->kind == SIM_PIPE_WRITE;
+	struct sim_task *t = &run->tasks[i];
+	int err;
 
+	if (t->blocked) {
+		t->blocked = false;
+		run->blocked--;
+	}
+	err = ft_task_wake_by(t->id, waker->id, true);
+	if (err == -EBUSY)	/* the waker is not on a CPU: cannot happen in a step */
+		err = ft_task_wake(t->id);
+	if (err == -EALREADY)
+		t->wake_token = true;	/* preempted before it could block */
+}
 
-	if (write ? run->fill[e->res] >= run->w->pipe_capacity : !run->fill[e->res]) {
-		enqueue(run, write ? writers : e->res, t);
-		plans_check(run, e->res);
+/*
+ * One message into or out of a pipe (sim/pipe.c), with fs/pipe.c's
+ * wake-ups: a write wakes a reader when it found the pipe empty
+ * (was_empty), a read wakes a writer as the tree's pipe_read() does
+ * (sim_pipe_read_wakes_writer()), and a writer or reader that slept in
+ * this call and leaves room or messages behind wakes the next of its own
+ * side (wake_next_writer, wake_next_reader). A woken task tries again
+ * (@retry): one that finds the pipe full or empty still sleeps again, at
+ * the back of the queue.
+ */
+static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct sim_event *e,
+			 bool retry)
+{
+	int r = e->res, writers = run->w->nr_res + 1 + r, i;
+	struct sim_pipe *p = &run->pipes[r];
+	bool write = e->kind == SIM_PIPE_WRITE, was_empty = !run->fill[r];
+	bool was_full = sim_pipe_full(run->w, p), freed;
+
+	if (write ? !sim_pipe_writable(run->w, p, retry) : was_empty) {
+		enqueue(run, write ? writers : r, t);
+		plans_check(run, r);
 		return block(run, t);
 	}
-	run->fill[e->res] += write ? 1 : -1;
-	plans_check(run, e->res);
-	if ((i = dequeue(run, write ? e->res : writers)) >= 0)
-		wake(run, i);
+	freed = pipe_move(run, r, write, retry);
+	plans_check(run, r);
+	if (write) {
+		if (was_empty && (i = dequeue(run, r)) >= 0)
+			pipe_wake(run, i, t);
+		if (retry && !sim_pipe_full(run->w, p) && (i = dequeue(run, writers)) >= 0)
+			pipe_wake(run, i, t);
+	} else {
+		if (sim_pipe_read_wakes_writer(was_full, freed) && (i = dequeue(run, writers)) >= 0)
+			pipe_wake(run, i, t);
+		if (retry && run->fill[r] && (i = dequeue(run, r)) >= 0)
+			pipe_wake(run, i, t);
+	}
 	return NEXT;
 }
 
@@ -635,7 +693,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		return NEXT;
 	case SIM_PIPE_WRITE:
 	case SIM_PIPE_READ:
-		return pipe_io(run, t, e);
+		return pipe_io(run, t, e, false);
 	case SIM_FORK: {
 		struct ft_task_info info;
 
@@ -662,7 +720,7 @@ static enum step resume(struct sim_run *run, struct sim_task *t, const struct si
 	if (e->kind == SIM_BROAD)
 		return broad(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
 	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
-		return pipe_io(run, t, e);	/* woken: try again */
+		return pipe_io(run, t, e, true);	/* woken: try again */
 	return NEXT;
 }
 
@@ -884,6 +942,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->waitq = calloc(2 * (w->nr_res + 1), sizeof(int *));
 	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
 	run->fill = calloc(w->nr_res + 1, sizeof(long));
+	run->pipes = calloc(w->nr_res + 1, sizeof(*run->pipes));
 	run->plan_w = calloc(w->nr_res + 1, sizeof(long));
 	run->plan_r = calloc(w->nr_res + 1, sizeof(long));
 	run->owner = malloc((w->nr_res + 1) * sizeof(int));
@@ -989,6 +1048,9 @@ void sim_run_free(struct sim_run *run)
 	for (int i = 0; run->waitq && i < 2 * (run->w->nr_res + 1); i++)
 		free(run->waitq[i]);
 	sim_samples_free(&run->an.idle_wake);
+	for (int i = 0; run->pipes && i <= run->w->nr_res; i++)
+		sim_pipe_free(&run->pipes[i]);
+	free(run->pipes);
 	free(run->fill);
 	free(run->plan_w);
 	free(run->plan_r);

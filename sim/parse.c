@@ -688,6 +688,11 @@ static int read_global(struct sim_workload *w, json_object *g)
 			if (get_int(v, "global: pipe_capacity (messages)", 1, 1LL << 30, &n))
 				return -1;
 			w->pipe_capacity = n;
+		} else if (!strcmp(k, "pipe_page_messages")) {
+			/* fairsim's own: how many of them one page holds (sim/pipe.c) */
+			if (get_int(v, "global: pipe_page_messages (messages)", 1, 1LL << 30, &n))
+				return -1;
+			w->pipe_page_messages = n;
 		} else if (!strcmp(k, "default_policy")) {
 			if (!get_str(v) || !known_policy(get_str(v)))
 				return fail("global: default_policy %s is unknown; use SCHED_OTHER, "
@@ -783,6 +788,24 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * A file that gives its pipe's size alone keeps one message a page; one
+ * that gives neither has the kernel's 16 pages of hackbench's default
+ * 100-byte messages (40 a page).
+ */
+static int pipe_size(struct sim_workload *w)
+{
+	if (!w->pipe_page_messages)
+		w->pipe_page_messages = w->pipe_capacity ? 1 : 40;
+	if (!w->pipe_capacity)
+		w->pipe_capacity = 16 * w->pipe_page_messages;
+	if (w->pipe_capacity % w->pipe_page_messages)
+		return fail("global: pipe_capacity %ld is not a whole number of pages of "
+			    "pipe_page_messages %ld; give a multiple (the kernel's pipe: 16 pages)",
+			    w->pipe_capacity, w->pipe_page_messages);
+	return 0;
+}
+
 int sim_parse(const char *path, struct sim_workload *w, int nr_cpus)
 {
 	struct json_tokener *tok;
@@ -793,7 +816,7 @@ int sim_parse(const char *path, struct sim_workload *w, int nr_cpus)
 
 	file = path;
 	strcpy(default_policy, "SCHED_OTHER");
-	*w = (struct sim_workload){ .pipe_capacity = 655 };
+	*w = (struct sim_workload){ 0 };
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	text = slurp(path, &len);
 	if (!text)
@@ -839,6 +862,8 @@ int sim_parse(const char *path, struct sim_workload *w, int nr_cpus)
 			goto out;
 		}
 	}
+	if (pipe_size(w))
+		goto out;
 	if (!tasks || !json_object_is_type(tasks, json_type_object)) {
 		fail("no \"tasks\" object; an rt-app file needs one");
 		goto out;

@@ -88,9 +88,24 @@ struct sim_workload {
 	ft_u64 duration_ns;	/* 0 = until every task has finished */
 	int nr_tasks;		/* instances started at time 0 */
 	long pipe_capacity;	/* messages a pipe holds (global.pipe_capacity) */
+	long pipe_page_messages;	/* of them, one page's (global.pipe_page_messages) */
 	char ignored[1024];	/* keys read and not modelled, once each */
 	char left_out[1024];	/* tasks of classes we do not model */
 };
+
+/* pipe.c: a pipe's pages, as fs/pipe.c keeps them */
+struct sim_pipe {
+	int *unread;		/* a ring: each page in use, oldest at first */
+	int cap, first, n;
+	long last_written;	/* messages written into the newest page */
+};
+long sim_pipe_room(const struct sim_workload *w, const struct sim_pipe *p);
+bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p);
+bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, bool retry);
+void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry);
+bool sim_pipe_take(struct sim_pipe *p);
+bool sim_pipe_read_wakes_writer(bool was_full, bool freed);
+void sim_pipe_free(struct sim_pipe *p);
 
 /* parse.c: 0, or -1 after printing one line "fairsim: <file>: ..." */
 int sim_parse(const char *path, struct sim_workload *w, int nr_cpus);
@@ -239,6 +254,7 @@ struct sim_run {
 	int *quiescer;		/* condition: the broadcaster waiting for them, or -1 */
 	bool futex_trace;	/* FAIRSIM_FUTEX=1: glibc's futex calls in the trace */
 	long *fill;		/* pipe: messages in it */
+	struct sim_pipe *pipes;	/* pipe: its pages (pipe.c) */
 	long *plan_w, *plan_r;	/* pipe: writes and reads planned, not yet taken */
 	int planners[FT_MAX_CPUS];	/* tasks with a plan: running ones */
 	int nr_planners;

@@ -49,6 +49,7 @@ UNKNOWN_TO_RTAPP = {
     "pipe_read": "fairsim's pipes",
     "pipe_write": "fairsim's pipes",
     "pipe_capacity": "fairsim's pipes",
+    "pipe_page_messages": "fairsim's pipes",
     "fork": "rt-app 1.1's fork event",
     "taskgroup": "rt-app 1.1's task groups",
     "runtime": "rt-app 1.1's runtime event (1.0 would read it as a run)",
@@ -177,6 +178,7 @@ def main():
             extra += t.get("instance", 1) if isinstance(t, dict) else 1
         if isinstance(w.get("global"), dict):
             w["global"].pop("pipe_capacity", None)
+            w["global"].pop("pipe_page_messages", None)
         if not extra:
             fail("a \"twin:\" line, but no task with pipe events for its command to stand for")
     walk(w, "")

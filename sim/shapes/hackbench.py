@@ -5,8 +5,10 @@ hackbench's shape as a fairsim workload, with hackbench's own parameter
 names: GROUPS groups of FDS senders and FDS receivers; each receiver owns
 a pipe, each sender writes LOOPS messages of DATASIZE bytes to every
 receiver of its group, and a receiver reads FDS x LOOPS messages. A pipe
-holds 64 KiB / DATASIZE messages: writers block when it is full, readers
-when it is empty (fairsim's pipe_write/pipe_read). Threads and processes
+is the kernel's: 16 pages of 4 KiB, each holding 4096 / DATASIZE whole
+messages (4 of 1000 bytes: 64 in all, not 64 KiB / 1000 = 65); writers
+block when it is full, readers when it is empty (fairsim's
+pipe_write/pipe_read, sim/pipe.c). Threads and processes
 are the same here (no address spaces), and so are pipes and sockets. Each
 write costs COST_US of CPU and each read READ_COST_US (COST_US unless
 given; a fraction is kept on average over the FDS writes or reads of a
@@ -18,9 +20,14 @@ decides whether the pipes run empty (receivers woken per message, with
 their lag, preempting the senders) or full (senders blocked), so
 twin/fidelity.sh gives the two costs the real boots measured
 (twin/hackbench_cost.py). --batch B moves B messages per pipe operation (B x COST_US,
-a pipe of 64 KiB / (DATASIZE x B) operations, LOOPS / B of them): the
+a page of 4096 / DATASIZE / B operations, LOOPS / B of them): the
 same bytes with B times fewer wake-ups, which is what makes a long run of
-it affordable; say which B a figure used. With --forever the groups start
+it affordable; say which B a figure used. --pipe-lock W:R runs those shares
+of each write's and read's cost under a mutex of the pipe's (rt-app's lock
+and unlock), as pipe_write() and pipe_read() copy under pipe->mutex; fairsim
+preempts a task anywhere, so a holder can be preempted inside, which a
+PREEMPT_LAZY kernel (7.x) allows and a PREEMPT_VOLUNTARY one (Debian's
+6.12) does not. twin/pipe_mutex.py measures the shares in a real boot. With --forever the groups start
 over for the whole run (a background load); --cyclictest adds the
 periodic waker beside them.
 Prints the workload (plain JSON) on stdout.
@@ -35,6 +42,37 @@ def spread(us, n):
     n x us rounded: a fractional cost kept on average over a loop."""
     total = round(us * n)
     return [(i + 1) * total // n - i * total // n for i in range(n)]
+
+
+def pipe_size(datasize, batch, pages=16, page=4096):
+    """fairsim's pipe_capacity and pipe_page_messages, in operations of
+    BATCH messages: the kernel's PIPE_DEF_BUFFERS pages, a message never
+    split between two (pipe_write() merges one into the newest page only
+    if it fits). Where an operation outgrows a page, whole pages a piece."""
+    per_page = page // datasize // batch
+    if per_page:
+        return {'pipe_capacity': pages * per_page, 'pipe_page_messages': per_page}
+    # messages the pages hold; one over a page takes ceil(DATASIZE / 4096)
+    msgs = pages * (page // datasize) if datasize <= page else pages // -(-datasize // page)
+    return {'pipe_capacity': max(1, msgs // batch), 'pipe_page_messages': 1}
+
+
+def op(ph, i, kind, pipe, cost, share):
+    """One write or read (KIND) of PIPE costing COST us into phase PH. With
+    SHARE, that part of the cost runs under the pipe's mutex, as
+    pipe_write() and pipe_read() hold pipe->mutex while they copy; the wake-up
+    the operation makes comes after its unlock, as in fs/pipe.c."""
+    inside = max(1, round(cost * share)) if share else 0
+    if kind == 'pipe_read':
+        ph['pipe_read%d' % i] = pipe
+    if inside:
+        ph['lock%d' % i] = 'm-' + pipe
+        ph['runlocked%d' % i] = inside
+        ph['unlock%d' % i] = 'm-' + pipe
+    if kind == 'pipe_write':
+        ph['pipe_write%d' % i] = pipe
+    if cost - inside > 0 or not inside:
+        ph['run%d' % i] = cost - inside
 
 
 def main():
@@ -52,6 +90,8 @@ def main():
     ap.add_argument('--slice-us', type=int, default=0, help='custom slice of every task')
     ap.add_argument('--forever', action='store_true', help='loop for the whole run')
     ap.add_argument('--duration', type=int, default=-1, help='seconds (-1: until done)')
+    ap.add_argument('--pipe-lock', default='0', metavar='W[:R]',
+                    help='shares of each write (and read: R, default W) under the pipe\'s mutex')
     ap.add_argument('--cyclictest', metavar='PERIOD_US:SLICE_US',
                     help='add a periodic waker (run 10 us per period; slice 0: the default)')
     a = ap.parse_args()
@@ -62,6 +102,12 @@ def main():
             sys.exit('hackbench.py: --%s must be > 0' % name.replace('_', '-'))
     if a.groups * a.fds * 2 > 1000:
         sys.exit('hackbench.py: %d tasks; fairsim runs at most 1000' % (a.groups * a.fds * 2))
+    try:
+        lock_w, lock_r = (float(x) for x in (a.pipe_lock + ':' + a.pipe_lock).split(':')[:2])
+    except ValueError:
+        lock_w = lock_r = -1
+    if not (0 <= lock_w <= 1 and 0 <= lock_r <= 1) or a.pipe_lock.count(':') > 1:
+        sys.exit('hackbench.py: --pipe-lock takes W or W:R, shares from 0 to 1')
     if a.loops % a.batch:
         sys.exit('hackbench.py: --loops must be a multiple of --batch')
     if a.duration < 0 and a.forever:
@@ -79,8 +125,7 @@ def main():
             send['dl-runtime'] = a.slice_us
         phase = {'loop': a.loops // a.batch}
         for r, cost in enumerate(spread(a.cost_us * a.batch, a.fds)):
-            phase['pipe_write%d' % r] = 'g%d-r%d' % (g, r)
-            phase['run%d' % r] = cost
+            op(phase, r, 'pipe_write', 'g%d-r%d' % (g, r), cost, lock_w)
         send['phases'] = {'send': phase}
         tasks['sender-g%d' % g] = send
         for r in range(a.fds):
@@ -88,19 +133,17 @@ def main():
             if a.slice_us:
                 recv['dl-runtime'] = a.slice_us
             rd = a.read_cost_us * a.batch
-            if rd == int(rd):
+            if rd == int(rd) and not lock_r:
                 recv['phases'] = {'recv': {'loop': a.fds * a.loops // a.batch,
                                            'pipe_read': 'g%d-r%d' % (g, r),
                                            'run': int(rd)}}
             else:   # a loop of FDS reads, their costs spread
                 ph = {'loop': a.loops // a.batch}
                 for i, cost in enumerate(spread(rd, a.fds)):
-                    ph['pipe_read%d' % i] = 'g%d-r%d' % (g, r)
-                    ph['run%d' % i] = cost
+                    op(ph, i, 'pipe_read', 'g%d-r%d' % (g, r), cost, lock_r)
                 recv['phases'] = {'recv': ph}
             tasks['receiver-g%d-%d' % (g, r)] = recv
-    wl = {'global': {'duration': a.duration,
-                     'pipe_capacity': max(1, 65536 // (a.datasize * a.batch))},
+    wl = {'global': dict({'duration': a.duration}, **pipe_size(a.datasize, a.batch)),
           'tasks': tasks}
     json.dump(wl, sys.stdout, indent='\t')
     sys.stdout.write('\n')

@@ -28,7 +28,7 @@ a CPU the host lacks), calibration fixed (no 12 s calibration; run
 events burn about a hundredth of their time: acceptance is judged here, not
 timing) and logs in a temporary directory. Keys that rt-app's
 tutorial.txt never names are listed (rt-app 1.0 ignores most of them:
-fork, taskgroup, fairsim's pipe_* and pipe_capacity, a resource's
+fork, taskgroup, fairsim's pipe_*, a resource's
 "target").
 One more check backs the line fairsim prints for a pre-1.0 signal
 "target" (followed by fairsim, ignored by rt-app 1.0). Needs root (the

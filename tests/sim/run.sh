@@ -183,6 +183,18 @@ run pipe 2 && expect "bounded pipe: writers block when full, each read wakes one
 	"r['duration_ns'] == 2500000 and t['w-0']['runtime_ns'] == 500000 and \
 	 t['w-0']['wakeups'] == 3 and t['r-0']['runtime_ns'] == 1500000 and t['r-0']['wakeups'] == 1"
 
+# The kernel's pipe in pages (sim/pipe.c): 2 pages of 4 messages. W
+# (CPU 0) fills both by 0.8 ms and blocks; R (CPU 1) reads 3 messages from
+# 1 ms on and stops. No read empties the oldest page, so none frees room:
+# W never writes again (a counter of messages would let it write 3 more).
+# 7.x's pipe_read() wakes no writer then; 6.12's wakes one at each read of
+# the full pipe, which finds it still full and sleeps again. Expect W with
+# 0.8 ms of run time and 0 or 3 wake-ups, R with 0.9 ms.
+run pipe_pages 2 && expect "pipe in pages: a read that frees no page lets no writer write" \
+	"$out/pipe_pages.json" \
+	"t['w-0']['runtime_ns'] == 800000 and t['w-0']['wakeups'] in (0, 3) and \
+	 t['r-0']['runtime_ns'] == 900000"
+
 # hackbench's shape (sim/shapes/hackbench.py): 2 groups of 4 senders and
 # 4 receivers, 10 loops, 2 us per write and per read, on 2 CPUs, until
 # done. Each sender writes 10 messages to each of 4 receivers and each

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fairsim's pipe, kept the way fs/pipe.c keeps an anonymous pipe: a ring of
+ * pipe->max_usage pages (PIPE_DEF_BUFFERS, 16, by default), the messages in
+ * them. A write that finds the pipe not empty merges into the newest page
+ * if the message fits there (pipe_write()'s PIPE_BUF_FLAG_CAN_MERGE path);
+ * otherwise it takes a page of its own, and blocks when the ring is full.
+ * A writer woken from that wait goes on in pipe_write()'s loop, which
+ * never merges: its message starts a page. A read takes one message from
+ * the oldest page and frees that page when it is empty, so the room left
+ * behind by read messages comes back a page at a time. With 1000-byte
+ * messages a page holds 4 and a pipe 64 before a writer blocks, not
+ * 64 KiB / 1000 = 65; with hackbench's default 100 bytes, 640. The file
+ * gives the messages a page holds (global.pipe_page_messages) and the
+ * pipe's (global.pipe_capacity): the pages are the one over the other.
+ * Who wakes whom stays in the engine (sim/engine.c, pipe_io()); which
+ * reads wake a writer is the tree's (sim_pipe_read_wakes_writer()).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+
+static long pages_of(const struct sim_workload *w)
+{
+	return w->pipe_capacity / w->pipe_page_messages;
+}
+
+/* What writes that never slept can add before one blocks (the plans' bound). */
+long sim_pipe_room(const struct sim_workload *w, const struct sim_pipe *p)
+{
+	long pm = w->pipe_page_messages;
+
+	if (!p->n)
+		return pages_of(w) * pm;
+	return (pages_of(w) - p->n) * pm + pm - p->last_written;
+}
+
+bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p)
+{
+	return p->n >= pages_of(w);
+}
+
+/* @retry: the writer slept in this write and goes on in pipe_write()'s loop. */
+bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, bool retry)
+{
+	if (!retry && p->n && p->last_written < w->pipe_page_messages)
+		return true;
+	return !sim_pipe_full(w, p);
+}
+
+void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry)
+{
+	if (!retry && p->n && p->last_written < w->pipe_page_messages) {
+		p->unread[(p->first + p->n - 1) % p->cap]++;
+		p->last_written++;
+		return;
+	}
+	if (p->n == p->cap) {	/* the ring of pages in use grows in place, oldest first */
+		int cap = p->cap ? 2 * p->cap : 16, *u = malloc(cap * sizeof(*u));
+
+		if (!u)
+			abort();
+		for (int i = 0; i < p->n; i++)
+			u[i] = p->unread[(p->first + i) % p->cap];
+		free(p->unread);
+		p->unread = u;
+		p->cap = cap;
+		p->first = 0;
+	}
+	p->unread[(p->first + p->n++) % p->cap] = 1;
+	p->last_written = 1;
+}
+
+/* One message from the oldest page; true when that emptied and freed it. */
+bool sim_pipe_take(struct sim_pipe *p)
+{
+	if (--p->unread[p->first])
+		return false;
+	p->first = (p->first + 1) % p->cap;
+	p->n--;
+	return true;
+}
+
+/*
+ * pipe_read()'s wake-up of a waiting writer. 6.12 wakes one whenever the
+ * pipe was full when the read began (was_full), even if the read freed no
+ * page: the writer finds the pipe still full and sleeps again, at the back
+ * of the queue. 7.2 and 7.3 wake one only when the read freed a page of a
+ * full pipe (wake_writer). Decided at build time from the tree's
+ * fs/pipe.c (sched_fair/build.mk).
+ */
+bool sim_pipe_read_wakes_writer(bool was_full, bool freed)
+{
+#ifdef SIM_PIPE_WAKE_ON_FREE
+	return was_full && freed;
+#else
+	(void)freed;
+	return was_full;
+#endif
+}
+
+void sim_pipe_free(struct sim_pipe *p)
+{
+	free(p->unread);
+	memset(p, 0, sizeof(*p));
+}

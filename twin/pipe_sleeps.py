@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Where hackbench's threads sleep, in a tracefs trace (a real boot's
+# real-N/trace, or fairsim's sim.trace): per side (receivers, senders),
+# the sleeps by the state sched_switch gives (S: a pipe's wait, which is
+# interruptible; D: uninterruptible, on the real kernel the pipe's mutex,
+# which pipe_read() and pipe_write() hold while they copy), and the
+# wake-ups by the state the woken thread slept in and the side of its
+# waker (the thread the sched_wakeup line runs in). fairsim's threads
+# sleep in S only, on its mutexes too (sim/shapes/hackbench.py --pipe-lock).
+# Real threads are all "hackbench":
+# hackbench creates each group's FDS receivers, then its FDS senders, so
+# in pid order each 2 x FDS threads are FDS receivers, then FDS senders.
+#
+# usage: twin/pipe_sleeps.py [--fds N] TRACE...      (N: hackbench's -f, 20)
+import re
+import sys
+
+args = sys.argv[1:]
+fds = 20
+if args[:1] == ['--fds']:
+    if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
+        sys.exit("usage: twin/pipe_sleeps.py [--fds N] TRACE...")
+    fds, args = int(args[1]), args[2:]
+if not args:
+    sys.exit("usage: twin/pipe_sleeps.py [--fds N] TRACE...")
+sw_re = re.compile(r'sched_switch: prev_comm=(\S+) prev_pid=(\d+) prev_prio=\d+ prev_state=(\S+)')
+wk_re = re.compile(r'^\s*(\S+)-(\d+)\s.*sched_wakeup: comm=(\S+) pid=(\d+)')
+
+
+def sides(path):
+    """pid -> 'receiver' or 'sender'"""
+    names = {}
+    for line in open(path):
+        m = sw_re.search(line)
+        if m and (m.group(1) == 'hackbench' or m.group(1).startswith(('sender', 'receiver'))):
+            names[int(m.group(2))] = m.group(1)
+    side = {}
+    real = sorted(p for p, n in names.items() if n == 'hackbench')
+    for i, pid in enumerate(real):
+        side[pid] = 'receiver' if i % (2 * fds) < fds else 'sender'
+    for pid, n in names.items():
+        if n != 'hackbench':
+            side[pid] = 'sender' if n.startswith('sender') else 'receiver'
+    return side
+
+
+for path in args:
+    try:
+        side = sides(path)
+    except OSError as e:
+        sys.exit("fairtest: pipe_sleeps.py: %s: %s" % (path, e.strerror))
+    slept, sleeps, wakes = {}, {}, {}
+    for line in open(path):
+        m = sw_re.search(line)
+        if m:
+            pid, st = int(m.group(2)), m.group(3)
+            if pid in side and st[0] in 'SD':
+                slept[pid] = st[0]
+                sleeps[(side[pid], st[0])] = sleeps.get((side[pid], st[0]), 0) + 1
+            continue
+        m = wk_re.search(line)
+        if m and int(m.group(4)) in side:
+            pid = int(m.group(4))
+            key = (side[pid], slept.pop(pid, '?'), side.get(int(m.group(2)), m.group(1)))
+            wakes[key] = wakes.get(key, 0) + 1
+    print("%s: %d receivers, %d senders" % (path, sum(v == 'receiver' for v in side.values()),
+                                           sum(v == 'sender' for v in side.values())))
+    for s in ('receiver', 'sender'):
+        print("  %ss slept %d times in S, %d in D" % (s, sleeps.get((s, 'S'), 0),
+                                                     sleeps.get((s, 'D'), 0)))
+    for (s, st, by), n in sorted(wakes.items(), key=lambda kv: -kv[1]):
+        print("  %s woken from %s by %s: %d" % (s, st, by, n))
