@@ -10,8 +10,8 @@
  * runs again, as on a real machine. Mutexes and conditions are glibc's
  * (rt-app's lock, unlock, wait and broad are pthread_mutex_* and
  * pthread_cond_*), whose futex wake-ups are the workload's own: see
- * lock() and broad(). Futex and condition queues are FIFO, which keeps
- * the engine deterministic.
+ * lock(), cond_signal() and broad(). Futex and condition queues are FIFO,
+ * which keeps the engine deterministic.
  * A wake-up that reaches a waiter before it managed to block (it was
  * preempted in between) is kept as a token, so none is ever lost. Pipe
  * steps that neither block nor wake are planned ahead and taken without
@@ -256,49 +256,105 @@ static int broadcasters(struct sim_run *run, int c)
 }
 
 /*
- * pthread_cond_broadcast() of glibc's condition since 2.25, as in Debian
- * 12's 2.36, which rt-app runs with (the condition's groups: waiters queue
- * in G2; a broadcast makes G2 the new G1 and wakes all of it; a guest's
- * futex trace shows the wait below: twin/futexes.py). Before it switches, it waits until every waiter of the previous
- * G1 that slept on the futex has left it (__condvar_quiesce_and_switch_g1()):
- * a waiter woken by the last broadcast holds its group reference until it
- * runs, so under load the broadcaster sleeps, inside its critical section,
- * until the last of them runs and wakes it. It waits holding the
- * condition's internal lock: another broadcaster sleeps on that lock until
- * the first is done. A broadcast with no waiter does nothing. Condition
- * signals and rt-app's suspend/resume stay a plain FIFO wake-up.
+ * glibc's condition since 2.25, as in Debian 12's 2.36, which rt-app runs
+ * with: waiters queue in G2; G1 is the group signals go to (@c's g1: how
+ * many of the queue's first waiters are in it, not yet signalled). A
+ * waiter a signal or broadcast woke holds a reference to its group until
+ * it runs (gref, put_gref()). When G1 has no waiter left to wake and G2
+ * has, a signal or broadcast makes G2 the new G1, but first waits until
+ * every reference to the old G1 is gone (__condvar_quiesce_and_switch_g1();
+ * a guest's futex trace shows the wait: twin/futexes.py): under load a
+ * woken waiter waits milliseconds to run, so the waker sleeps, inside its
+ * critical section, until the last of them runs and wakes it. It waits
+ * holding the condition's internal lock: another signaller or broadcaster
+ * sleeps on that lock until the first is done. rt-app's suspend/resume
+ * stay a plain FIFO wake-up.
  */
-static enum step broad(struct sim_run *run, int c, struct sim_task *t)
+
+/* NEXT: no other waker holds the condition's lock, and no reference to
+ * G1 is left when G2 must become G1. Else the caller sleeps. */
+static enum step cond_quiesced(struct sim_run *run, int c, struct sim_task *t)
 {
-	int i, n, me = idx_of(run, t);
+	int me = idx_of(run, t);
 
 	if (run->quiescer[c] >= 0 && run->quiescer[c] != me) {
 		enqueue(run, broadcasters(run, c), t);
 		return block(run, t);
 	}
-	if (run->waitq_n[c] && run->grefs[c]) {
+	if (!run->g1[c] && run->waitq_n[c] && run->grefs[c]) {
 		run->quiescer[c] = me;
 		futex_event(run, t, "fwait", 0x2000 + c, "val", 2 * run->grefs[c] + 1);
 		return block(run, t);
 	}
-	if (run->waitq_n[c])
-		futex_event(run, t, "fwake", 0x1000 + c, "nr", 2147483647);
-	for (n = 0; (i = dequeue(run, c)) >= 0; n++) {
+	return NEXT;
+}
+
+/* Wakes up to @n waiters of @c in queue order, each with a reference to its group. */
+static int cond_wake(struct sim_run *run, int c, struct sim_task *t, int n, long nr)
+{
+	int i, k;
+
+	if (!run->waitq_n[c] || !n)
+		return 0;
+	futex_event(run, t, "fwake", 0x1000 + c, "nr", nr);
+	for (k = 0; k < n && (i = dequeue(run, c)) >= 0; k++) {
 		run->tasks[i].gref = true;
 		run->grefs[c]++;
 		wake(run, i);
 	}
-	if (n)
-		futex_event(run, t, "fwaker", -1, NULL, n);
-	if (run->quiescer[c] == me) {
-		run->quiescer[c] = -1;
-		if ((i = dequeue(run, broadcasters(run, c))) >= 0)
-			wake(run, i);
-	}
+	futex_event(run, t, "fwaker", -1, NULL, k);
+	return k;
+}
+
+/* The waker is done: the next one sleeping on the condition's lock goes on. */
+static void cond_done(struct sim_run *run, int c, struct sim_task *t)
+{
+	int i;
+
+	if (run->quiescer[c] != idx_of(run, t))
+		return;
+	run->quiescer[c] = -1;
+	if ((i = dequeue(run, broadcasters(run, c))) >= 0)
+		wake(run, i);
+}
+
+/*
+ * pthread_cond_signal(): one waiter of G1, the one that waited longest;
+ * G2 becomes G1 (after the quiesce) when G1 has none left.
+ */
+static enum step cond_signal(struct sim_run *run, int c, struct sim_task *t)
+{
+	enum step r;
+
+	if ((r = cond_quiesced(run, c, t)) != NEXT)
+		return r;
+	if (!run->g1[c])
+		run->g1[c] = run->waitq_n[c];
+	run->g1[c] -= cond_wake(run, c, t, 1, 1);
+	cond_done(run, c, t);
 	return NEXT;
 }
 
-/* A waiter woken by a broadcast leaves its group: the last wakes the broadcaster. */
+/*
+ * pthread_cond_broadcast(): G1's waiters left, then (after the quiesce)
+ * all of G2. A broadcast with no waiter does nothing.
+ */
+static enum step broad(struct sim_run *run, int c, struct sim_task *t)
+{
+	enum step r;
+
+	if (run->g1[c] && !(run->quiescer[c] >= 0 && run->quiescer[c] != idx_of(run, t))) {
+		cond_wake(run, c, t, run->g1[c], 2147483647);
+		run->g1[c] = 0;
+	}
+	if ((r = cond_quiesced(run, c, t)) != NEXT)
+		return r;
+	cond_wake(run, c, t, run->waitq_n[c], 2147483647);
+	cond_done(run, c, t);
+	return NEXT;
+}
+
+/* A woken waiter leaves its group: the last wakes the signaller or broadcaster waiting for it. */
 static void put_gref(struct sim_run *run, int c, struct sim_task *t)
 {
 	if (!t->gref)
@@ -577,9 +633,20 @@ static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct s
 	return NEXT;
 }
 
+/* pthread_cond_wait(): into G2, the mutex released, asleep. */
+static enum step cond_wait(struct sim_run *run, const struct sim_event *e, struct sim_task *t)
+{
+	enqueue(run, e->res, t);
+	if (e->mutex >= 0)
+		unlock(run, e->mutex, t);
+	futex_event(run, t, "fwait", 0x1000 + e->res, "val", 0);
+	return block(run, t);
+}
+
 /* Starts the current event; NEXT when it took no time. */
 static enum step start(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
 {
+	enum step r;
 	int i;
 
 	switch (e->kind) {
@@ -599,19 +666,15 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		unlock(run, e->res, t);
 		return NEXT;
 	case SIM_SYNC:
-		if ((i = dequeue(run, e->res)) >= 0)
-			wake(run, i);
+		if ((r = cond_signal(run, e->res, t)) != NEXT) {
+			t->state = 3;	/* the signal waits for G1's references; the wait comes after */
+			return r;
+		}
 		/* fall through */
 	case SIM_WAIT:
-		enqueue(run, e->res, t);
-		if (e->mutex >= 0)
-			unlock(run, e->mutex, t);
-		futex_event(run, t, "fwait", 0x1000 + e->res, "val", 0);
-		return block(run, t);
+		return cond_wait(run, e, t);
 	case SIM_SIGNAL:
-		if ((i = dequeue(run, e->res)) >= 0)
-			wake(run, i);
-		return NEXT;
+		return cond_signal(run, e->res, t);
 	case SIM_BROAD:
 		return broad(run, e->res, t);
 	case SIM_RESUME:
@@ -651,6 +714,12 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 /* The task runs again after a started event: finish it. */
 static enum step resume(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
 {
+	if (e->kind == SIM_SYNC && t->state == 3) {
+		if (cond_signal(run, e->res, t) != NEXT)
+			return STAY;	/* quiesced, or behind another waker: again */
+		t->state = 1;
+		return cond_wait(run, e, t);
+	}
 	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && t->state == 1)
 		put_gref(run, e->res, t);
 	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && e->mutex >= 0) {
@@ -661,6 +730,8 @@ static enum step resume(struct sim_run *run, struct sim_task *t, const struct si
 		return lock(run, e->res, t, 2) == NEXT ? NEXT : STAY;	/* woken: try again */
 	if (e->kind == SIM_BROAD)
 		return broad(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
+	if (e->kind == SIM_SIGNAL)
+		return cond_signal(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
 	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
 		return pipe_io(run, t, e);	/* woken: try again */
 	return NEXT;
@@ -892,6 +963,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 		run->owner[i] = run->quiescer[i] = -1;
 	run->word = calloc(w->nr_res + 1, sizeof(int));
 	run->grefs = calloc(w->nr_res + 1, sizeof(int));
+	run->g1 = calloc(w->nr_res + 1, sizeof(int));
 	run->end_ns = o->duration_ns ? o->duration_ns : w->duration_ns;
 
 	if (o->islands ? ft_boot(o->cpus) : ft_boot_topology(&o->topo)) {
@@ -1001,5 +1073,6 @@ void sim_run_free(struct sim_run *run)
 	free(run->quiescer);
 	free(run->word);
 	free(run->grefs);
+	free(run->g1);
 	free(run->group_id);
 }

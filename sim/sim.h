@@ -133,7 +133,7 @@ struct sim_task {
 	int phase, ev, state;
 	long phase_loop, thread_loop;
 	bool done, wake_token, started, delaying, blocked;
-	bool gref;		/* woken by a broadcast, not yet run (broad()) */
+	bool gref;		/* woken by a signal or broadcast, not yet run */
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
 	/* timers of this instance ("unique" ones) */
@@ -235,8 +235,9 @@ struct sim_run {
 	int *waitq_n;
 	int *owner;		/* mutex: task index, -1 free */
 	int *word;		/* mutex: glibc's futex word, 0, 1 or 2 */
-	int *grefs;		/* condition: broadcast-woken waiters not yet run */
-	int *quiescer;		/* condition: the broadcaster waiting for them, or -1 */
+	int *grefs;		/* condition: woken waiters not yet run */
+	int *quiescer;		/* condition: the waker waiting for them, or -1 */
+	int *g1;		/* condition: its queue's first, in G1 and not yet signalled */
 	bool futex_trace;	/* FAIRSIM_FUTEX=1: glibc's futex calls in the trace */
 	long *fill;		/* pipe: messages in it */
 	long *plan_w, *plan_r;	/* pipe: writes and reads planned, not yet taken */

@@ -113,6 +113,29 @@ run broad_two 4 --wake-cost 1000 && expect "a second broadcaster waits for the f
 	"r['duration_ns'] == 15100000 and t['m-0']['wakeups'] == 3 and t['n-0']['wakeups'] == 3 and \
 	 t['m-0']['runtime_ns'] == 2200000 and t['n-0']['runtime_ns'] == 2000000"
 
+# glibc's signal (pthread_cond_signal()) wakes G1's longest waiter; the
+# woken waiter holds a reference to its group until it runs, and a signal
+# that finds G1 empty and waiters in G2 waits for those references before
+# G2 becomes G1. Each wake-up costs 1 ms of CPU (--wake-cost 1000). V (CPU
+# 1) waits on c at 0, W (CPU 2) at 0.5 ms. S (CPU 0, never holding mx)
+# signals at 1 ms: G2 {V, W} becomes G1, V woken; at 1.1 W, still in G1,
+# woken without a wait. X (CPU 3) waits at 1.15, into G2. S's third signal
+# (1.2) finds G1 empty and V's and W's references held: S sleeps. V leaves
+# at 2.0, W at 2.1 (waking S); S, after its cost, wakes X at 3.1; X's cost
+# ends the run at 4.1 ms. Expect S 1.2 ms of run time and 2 wake-ups (its
+# start, W's), X 1 ms and 2, the run over at 4.1 ms (a signal without the
+# references: 2.2 ms, S 0.2 ms and 1), V woken at 1.0 ms and W at 1.1 (in
+# the order they waited).
+run signal_groups 4 --wake-cost 1000 --trace "$out/signal_groups.trace" &&
+	expect "signal: G1's longest waiter; a group switch waits for the signalled ones" \
+	"$out/signal_groups.json" \
+	"r['duration_ns'] == 4100000 and t['s-0']['runtime_ns'] == 1200000 and \
+	 t['s-0']['wakeups'] == 2 and t['x-0']['runtime_ns'] == 1000000 and t['x-0']['wakeups'] == 2 and \
+	 t['v-0']['wakeups'] == 1 and t['w-0']['wakeups'] == 2 and \
+	 [l.split()[3] + l.split()[5] for l in open('$out/signal_groups.trace')
+	  if ' sched_waking: comm=' in l and l.split()[3] in ('0.001000:', '0.001100:')
+	  and l.split()[5][5] in 'vw'] == ['0.001000:comm=v-0', '0.001100:comm=w-0']"
+
 # A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
 # 2 ms each round and is woken by B's arrival, the last one. Expect the
 # run to end at 30 ms with A 10 ms, B 30 ms, A woken 10 times, B never.
