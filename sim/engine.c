@@ -206,6 +206,18 @@ static void futex_event(struct sim_run *run, struct sim_task *t, const char *eve
 }
 
 /*
+ * A futex wake-up (--futex-wake-cost): the waker pays for each task it
+ * wakes (try_to_wake_up() runs on its time) before its next event; one
+ * made just before it sleeps (the unlock inside pthread_cond_wait()) is
+ * paid after its next wake-up, the same CPU time a little later.
+ */
+static void futex_wake(struct sim_run *run, struct sim_task *t, int i)
+{
+	t->cpu_owed += run->o->futex_wake_ns;
+	wake(run, i);
+}
+
+/*
  * glibc's mutex (a normal one: rt-app sets no protocol unless pi_enabled)
  * is a futex word: 0 free, 1 taken, 2 taken and maybe waited for. Unlock
  * stores 0 and, if the word was 2, wakes one futex waiter; nothing is
@@ -227,7 +239,7 @@ static void unlock(struct sim_run *run, int m, struct sim_task *t)
 		return;
 	futex_event(run, t, "fwake", m, "nr", 1);
 	if ((next = dequeue(run, m)) >= 0)
-		wake(run, next);
+		futex_wake(run, t, next);
 	futex_event(run, t, "fwaker", -1, NULL, next >= 0);
 }
 
@@ -300,7 +312,7 @@ static int cond_wake(struct sim_run *run, int c, struct sim_task *t, int n, long
 	for (k = 0; k < n && (i = dequeue(run, c)) >= 0; k++) {
 		run->tasks[i].gref = true;
 		run->grefs[c]++;
-		wake(run, i);
+		futex_wake(run, t, i);
 	}
 	futex_event(run, t, "fwaker", -1, NULL, k);
 	return k;
@@ -315,7 +327,7 @@ static void cond_done(struct sim_run *run, int c, struct sim_task *t)
 		return;
 	run->quiescer[c] = -1;
 	if ((i = dequeue(run, broadcasters(run, c))) >= 0)
-		wake(run, i);
+		futex_wake(run, t, i);
 }
 
 /*
@@ -363,7 +375,7 @@ static void put_gref(struct sim_run *run, int c, struct sim_task *t)
 	if (--run->grefs[c] || run->quiescer[c] < 0)
 		return;
 	futex_event(run, t, "fwake", 0x2000 + c, "nr", 2147483647);
-	wake(run, run->quiescer[c]);
+	futex_wake(run, t, run->quiescer[c]);
 	futex_event(run, t, "fwaker", -1, NULL, 1);
 }
 
@@ -567,7 +579,9 @@ static void plan(struct sim_run *run, struct sim_task *t)
 	ft_u64 exec, at, due;
 	int cpu, n = 0;
 
-	if (run->o->no_plans || t->state != 1 || e->kind != SIM_RUN || !e->ns || t->done ||
+	/* a plan's steps skip advance(), which charges --loop-cost */
+	if (run->o->no_plans || run->o->loop_cost_ns || t->state != 1 || e->kind != SIM_RUN ||
+	    !e->ns || t->done ||
 	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
 		return;
 	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
@@ -755,6 +769,7 @@ static void advance(struct sim_run *run, struct sim_task *t)
 	if (++t->ev < d->ph[t->phase].nr_ev)
 		return;
 	t->ev = 0;
+	t->cpu_owed += run->o->loop_cost_ns;	/* rt-app's own work per pass (--loop-cost) */
 	if (++t->phase_loop < d->ph[t->phase].loop)
 		return;
 	t->phase_loop = 0;
@@ -774,6 +789,12 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	const struct sim_event *e;
 	enum step r;
 
+	/* its futex wake-ups' and its pass's CPU time first, even at its exit */
+	if (t->cpu_owed) {
+		ft_task_run_budget(t->id, t->cpu_owed, 0);
+		t->cpu_owed = 0;
+		return STAY;
+	}
 	if (t->done) {
 		t->exec_ns = ft_task_exec_ns(t->id);
 		run->alive--;

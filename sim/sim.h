@@ -135,6 +135,7 @@ struct sim_task {
 	bool done, wake_token, started, delaying, blocked;
 	bool gref;		/* woken by a signal or broadcast, not yet run */
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
+	ft_u64 cpu_owed;	/* CPU time owed: its futex wake-ups, its phases' ends */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
 	/* timers of this instance ("unique" ones) */
 	ft_u64 *timer_next;
@@ -218,6 +219,8 @@ struct sim_opts {
 	ft_u64 wake_cost_ns;	/* CPU time a task spends on each wake-up */
 	ft_u64 idle_exit_ns;	/* an idle CPU's delay from a wake-up to the switch */
 	ft_u64 wake_preempt_ns;	/* a busy CPU's, when the wake-up preempts it */
+	ft_u64 futex_wake_ns;	/* CPU time a futex waker spends per task it wakes */
+	ft_u64 loop_cost_ns;	/* CPU time at the end of each pass of a phase (rt-app's own) */
 	bool no_check;
 	bool no_plans;		/* every step through the event loop (engine.c) */
 	bool quiet;

@@ -136,6 +136,24 @@ run signal_groups 4 --wake-cost 1000 --trace "$out/signal_groups.trace" &&
 	  if ' sched_waking: comm=' in l and l.split()[3] in ('0.001000:', '0.001100:')
 	  and l.split()[5][5] in 'vw'] == ['0.001000:comm=v-0', '0.001100:comm=w-0']"
 
+# The same with a futex wake-up costing its waker 0.1 ms (--futex-wake-cost
+# 100) and each pass of a phase 0.05 ms at its end (--loop-cost 50), paid
+# before the task's next event or its exit. S pays 0.1 after each signal
+# (its second at 1.2, its third at 1.4, quiesced until W, at 2.2 after
+# its 0.1 for waking S, leaves), wakes X at 3.2 and ends at 3.35; X runs
+# its 1 ms and its pass's end, the run over at 4.25 ms. Expect S 1.55 ms
+# of run time (0.2 + 3 x 0.1 + 0.05 + 1), V 1.05, W 1.15, X 1.05.
+if "$sim" --quiet --ideal --seed 0 --cpus 4 --wake-cost 1000 --futex-wake-cost 100 --loop-cost 50 \
+	--json "$out/signal_costs.json" "$here/cases/signal_groups.json" 2>"$out/signal_costs.err"; then
+	expect "futex wake-up and loop costs: the waker pays each wake-up, each pass pays its end" \
+		"$out/signal_costs.json" \
+		"r['duration_ns'] == 4250000 and t['s-0']['runtime_ns'] == 1550000 and \
+		 t['v-0']['runtime_ns'] == 1050000 and t['w-0']['runtime_ns'] == 1150000 and \
+		 t['x-0']['runtime_ns'] == 1050000 and r['futex_wake_ns'] == 100000 and r['loop_cost_ns'] == 50000"
+else
+	bad "signal_groups with the futex and loop costs: fairsim failed: $(head -c 300 "$out/signal_costs.err")"
+fi
+
 # A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
 # 2 ms each round and is woken by B's arrival, the last one. Expect the
 # run to end at 30 ms with A 10 ms, B 30 ms, A woken 10 times, B never.
