@@ -147,6 +147,12 @@ static enum step block(struct sim_run *run, struct sim_task *t)
 		t->wake_token = false;
 		return AGAIN;
 	}
+	if (t->cpu_owed) {	/* its futex wake-ups' CPU time, then the sleep (step()) */
+		ft_task_run_budget(t->id, t->cpu_owed, 0);
+		t->cpu_owed = 0;
+		t->sleep_due = true;
+		return STAY;
+	}
 	t->cost_due = true;
 	t->blocked = true;
 	run->blocked++;
@@ -207,9 +213,8 @@ static void futex_event(struct sim_run *run, struct sim_task *t, const char *eve
 
 /*
  * A futex wake-up (--futex-wake-cost): the waker pays for each task it
- * wakes (try_to_wake_up() runs on its time) before its next event; one
- * made just before it sleeps (the unlock inside pthread_cond_wait()) is
- * paid after its next wake-up, the same CPU time a little later.
+ * wakes (try_to_wake_up() runs on its time) before its next event, or
+ * before it sleeps (the unlock inside pthread_cond_wait(): block()).
  */
 static void futex_wake(struct sim_run *run, struct sim_task *t, int i)
 {
@@ -789,6 +794,10 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	const struct sim_event *e;
 	enum step r;
 
+	if (t->sleep_due) {
+		t->sleep_due = false;
+		return block(run, t);	/* a wake-up meanwhile left a token: on at once */
+	}
 	/* its futex wake-ups' and its pass's CPU time first, even at its exit */
 	if (t->cpu_owed) {
 		ft_task_run_budget(t->id, t->cpu_owed, 0);

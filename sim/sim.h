@@ -136,6 +136,7 @@ struct sim_task {
 	bool gref;		/* woken by a signal or broadcast, not yet run */
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
 	ft_u64 cpu_owed;	/* CPU time owed: its futex wake-ups, its phases' ends */
+	bool sleep_due;		/* blocks once that time is run */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
 	/* timers of this instance ("unique" ones) */
 	ft_u64 *timer_next;
