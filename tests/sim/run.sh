@@ -154,6 +154,25 @@ else
 	bad "signal_groups with the futex and loop costs: fairsim failed: $(head -c 300 "$out/signal_costs.err")"
 fi
 
+# A condition wait's unlock that wakes a mutex sleeper pays for that
+# wake-up before the sleep (--futex-wake-cost 100, 3 pinned CPUs). A holds
+# mx [0,1] ms; B comes at 0.5 and sleeps on mx. At 1.0 A waits on c: the
+# unlock wakes B (B's 2nd wake-up), A runs its 0.1 ms and only then
+# sleeps. S signals c at 1.05, while A still runs: A never sleeps on c,
+# tries mx at 1.1, sleeps on it (B holds it to 1.2) and is woken by B's
+# unlock; B pays 0.1 for that, the run over at 1.3 ms. Expect A 1.1 ms of
+# run time and 1 wake-up (paid after the sleep, S's signal wakes it: 2),
+# B 0.3 ms and 2, S 0.2 ms.
+if "$sim" --quiet --ideal --seed 0 --cpus 3 --futex-wake-cost 100 --json "$out/wait_pays_first.json" \
+	"$here/cases/wait_pays_first.json" 2>"$out/wait_pays_first.err"; then
+	expect "a wait's unlock pays its wake-up before the sleep" "$out/wait_pays_first.json" \
+		"r['duration_ns'] == 1300000 and t['a-0']['runtime_ns'] == 1100000 and \
+		 t['a-0']['wakeups'] == 1 and t['b-0']['runtime_ns'] == 300000 and \
+		 t['b-0']['wakeups'] == 2 and t['s-0']['runtime_ns'] == 200000"
+else
+	bad "wait_pays_first: fairsim failed: $(head -c 300 "$out/wait_pays_first.err")"
+fi
+
 # A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
 # 2 ms each round and is woken by B's arrival, the last one. Expect the
 # run to end at 30 ms with A 10 ms, B 30 ms, A woken 10 times, B never.
