@@ -380,9 +380,11 @@ if cmp -s "$out/d1.txt" "$out/d3.txt"; then bad "seeds 7 and 8 gave the same rep
 # loop, brought up to date when someone could tell) against every step
 # through the loop (--no-plans): hackbench's pipes on 8 CPUs with the
 # real machine's costs (a wake-up preemption's skipped clock update, the
-# same-nanosecond order of the loop's pass), on the ideal machine, and
-# balanced over smt-mc-8. Expect report, JSON and trace byte-identical.
-for m in '--cpus 8' '--cpus 8 --ideal' '--topology smt-mc-8'; do
+# same-nanosecond order of the loop's pass), on the ideal machine,
+# balanced over smt-mc-8, and with --loop-cost (charged where a pass ends,
+# which a plan's steps would skip). Expect report, JSON and trace
+# byte-identical.
+for m in '--cpus 8' '--cpus 8 --ideal' '--topology smt-mc-8' '--cpus 8 --loop-cost 17'; do
 	for p in '' --no-plans; do
 		"$sim" --seed 1 --duration 0.5 $m $p --json "$out/p$p.json" --trace "$out/p$p.trace" \
 			"$top/fixtures/workloads/cyclictest-hackbench.json" >"$out/p$p.txt" 2>&1
