@@ -136,6 +136,19 @@ run signal_groups 4 --wake-cost 1000 --trace "$out/signal_groups.trace" &&
 	  if ' sched_waking: comm=' in l and l.split()[3] in ('0.001000:', '0.001100:')
 	  and l.split()[5][5] in 'vw'] == ['0.001000:comm=v-0', '0.001100:comm=w-0']"
 
+# A broadcast after a signal wakes the rest of G1 first, then waits for
+# G1's references before G2 becomes G1 (glibc's steps 1 and 2). As
+# above, each wake-up 1 ms of CPU. S signals at 1 ms: G2 {V, W} becomes
+# G1, V woken, W left in G1. X waits at 1.05, into G2. S's broadcast at
+# 1.1 wakes W, then sleeps until W, the last, leaves (2.1); after its
+# cost S wakes X at 3.1, whose cost ends the run at 4.1 ms. Expect S 1.1
+# ms of run time and 2 wake-ups, X 1 ms and 2 (woken with W at once:
+# the run over at 2.1).
+run broad_after_signal 4 --wake-cost 1000 && expect "broadcast after a signal: G1's rest, then the wait" \
+	"$out/broad_after_signal.json" \
+	"r['duration_ns'] == 4100000 and t['s-0']['runtime_ns'] == 1100000 and \
+	 t['s-0']['wakeups'] == 2 and t['x-0']['runtime_ns'] == 1000000 and t['x-0']['wakeups'] == 2"
+
 # The same with a futex wake-up costing its waker 0.1 ms (--futex-wake-cost
 # 100) and each pass of a phase 0.05 ms at its end (--loop-cost 50), paid
 # before the task's next event or its exit. S pays 0.1 after each signal
