@@ -35,6 +35,8 @@ SLACK	?=
 WAKE_COST ?=
 IDLE_EXIT ?=
 WAKE_PREEMPT ?=
+FUTEX_WAKE_COST ?=
+LOOP_COST ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
 RUNS	?= 3
 CALIBRATE ?=
@@ -132,7 +134,8 @@ SIM_MACHINE = $(if $(CPUS),--cpus $(CPUS)) \
 # What a real machine adds (sim/engine.c): fairsim's defaults unless set.
 SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
 	   $(if $(WAKE_COST),--wake-cost $(WAKE_COST)) $(if $(IDLE_EXIT),--idle-exit $(IDLE_EXIT)) \
-	   $(if $(WAKE_PREEMPT),--wake-preempt $(WAKE_PREEMPT))
+	   $(if $(WAKE_PREEMPT),--wake-preempt $(WAKE_PREEMPT)) \
+	   $(if $(FUTEX_WAKE_COST),--futex-wake-cost $(FUTEX_WAKE_COST)) $(if $(LOOP_COST),--loop-cost $(LOOP_COST))
 SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
@@ -316,6 +319,9 @@ help:
 	@echo '  WAKE_COST=us  CPU time a task spends per wake-up (10); IDLE_EXIT=us: an idle'
 	@echo '              CPU'"'"'s delay from a wake-up to the switch (5); WAKE_PREEMPT=us: a busy'
 	@echo '              CPU'"'"'s, when the wake-up preempts it (5); docs/twin-analysis.md'
+	@echo '  FUTEX_WAKE_COST=us  CPU time a waker spends per task a futex wake-up (mutex,'
+	@echo '              condition) wakes (0); LOOP_COST=us: at the end of each pass of a'
+	@echo '              phase, rt-app'"'"'s own work (0); docs/fidelity-sync.md'
 	@echo '  IDEAL=1     none of those four: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'

@@ -253,6 +253,13 @@ $(B)/u/sim/pipe.o: UCFLAGS += $(SIM_PIPE_FLAGS)
 
 $(B)/u/%.o: $(TOP)/%.c
 	@$(call mkdir_for,$@) && echo "  CC      $*.c" && $(CC) $(UCFLAGS) -c $< -o $@
+# SIM_DIR, when set, holds a patched copy of sim/ (a mutant of the engine,
+# see tests/sim/mutants.sh): fairsim is built from it, in a copy of the
+# base build, so only the patched files are compiled again.
+ifneq ($(SIM_DIR),)
+$(B)/u/sim/%.o: $(SIM_DIR)/%.c
+	@$(call mkdir_for,$@) && echo "  CC      $(SIM_DIR)/$*.c" && $(CC) $(UCFLAGS) -c $< -o $@
+endif
 # Named machines (fixtures/topologies) compiled into the test binary, with
 # the real kernel's dumps of them (qemu/SERIES/*.dump) for the tree's series;
 # the directories too, so that a dump removed is gone from the binary.

@@ -10,8 +10,8 @@
  * runs again, as on a real machine. Mutexes and conditions are glibc's
  * (rt-app's lock, unlock, wait and broad are pthread_mutex_* and
  * pthread_cond_*), whose futex wake-ups are the workload's own: see
- * lock() and broad(). Futex and condition queues are FIFO, which keeps
- * the engine deterministic.
+ * lock(), cond_signal() and broad(). Futex and condition queues are FIFO,
+ * which keeps the engine deterministic.
  * A wake-up that reaches a waiter before it managed to block (it was
  * preempted in between) is kept as a token, so none is ever lost. Pipe
  * steps that neither block nor wake are planned ahead and taken without
@@ -147,6 +147,12 @@ static enum step block(struct sim_run *run, struct sim_task *t)
 		t->wake_token = false;
 		return AGAIN;
 	}
+	if (t->cpu_owed) {	/* its futex wake-ups' CPU time, then the sleep (step()) */
+		ft_task_run_budget(t->id, t->cpu_owed, 0);
+		t->cpu_owed = 0;
+		t->sleep_due = true;
+		return STAY;
+	}
 	t->cost_due = true;
 	t->blocked = true;
 	run->blocked++;
@@ -206,6 +212,17 @@ static void futex_event(struct sim_run *run, struct sim_task *t, const char *eve
 }
 
 /*
+ * A futex wake-up (--futex-wake-cost): the waker pays for each task it
+ * wakes (try_to_wake_up() runs on its time) before its next event, or
+ * before it sleeps (the unlock inside pthread_cond_wait(): block()).
+ */
+static void futex_wake(struct sim_run *run, struct sim_task *t, int i)
+{
+	t->cpu_owed += run->o->futex_wake_ns;
+	wake(run, i);
+}
+
+/*
  * glibc's mutex (a normal one: rt-app sets no protocol unless pi_enabled)
  * is a futex word: 0 free, 1 taken, 2 taken and maybe waited for. Unlock
  * stores 0 and, if the word was 2, wakes one futex waiter; nothing is
@@ -227,7 +244,7 @@ static void unlock(struct sim_run *run, int m, struct sim_task *t)
 		return;
 	futex_event(run, t, "fwake", m, "nr", 1);
 	if ((next = dequeue(run, m)) >= 0)
-		wake(run, next);
+		futex_wake(run, t, next);
 	futex_event(run, t, "fwaker", -1, NULL, next >= 0);
 }
 
@@ -256,49 +273,105 @@ static int broadcasters(struct sim_run *run, int c)
 }
 
 /*
- * pthread_cond_broadcast() of glibc's condition since 2.25, as in Debian
- * 12's 2.36, which rt-app runs with (the condition's groups: waiters queue
- * in G2; a broadcast makes G2 the new G1 and wakes all of it; a guest's
- * futex trace shows the wait below: twin/futexes.py). Before it switches, it waits until every waiter of the previous
- * G1 that slept on the futex has left it (__condvar_quiesce_and_switch_g1()):
- * a waiter woken by the last broadcast holds its group reference until it
- * runs, so under load the broadcaster sleeps, inside its critical section,
- * until the last of them runs and wakes it. It waits holding the
- * condition's internal lock: another broadcaster sleeps on that lock until
- * the first is done. A broadcast with no waiter does nothing. Condition
- * signals and rt-app's suspend/resume stay a plain FIFO wake-up.
+ * glibc's condition since 2.25, as in Debian 12's 2.36, which rt-app runs
+ * with: waiters queue in G2; G1 is the group signals go to (@c's g1: how
+ * many of the queue's first waiters are in it, not yet signalled). A
+ * waiter a signal or broadcast woke holds a reference to its group until
+ * it runs (gref, put_gref()). When G1 has no waiter left to wake and G2
+ * has, a signal or broadcast makes G2 the new G1, but first waits until
+ * every reference to the old G1 is gone (__condvar_quiesce_and_switch_g1();
+ * a guest's futex trace shows the wait: twin/futexes.py): under load a
+ * woken waiter waits milliseconds to run, so the waker sleeps, inside its
+ * critical section, until the last of them runs and wakes it. It waits
+ * holding the condition's internal lock: another signaller or broadcaster
+ * sleeps on that lock until the first is done. rt-app's suspend/resume
+ * stay a plain FIFO wake-up.
  */
-static enum step broad(struct sim_run *run, int c, struct sim_task *t)
+
+/* NEXT: no other waker holds the condition's lock, and no reference to
+ * G1 is left when G2 must become G1. Else the caller sleeps. */
+static enum step cond_quiesced(struct sim_run *run, int c, struct sim_task *t)
 {
-	int i, n, me = idx_of(run, t);
+	int me = idx_of(run, t);
 
 	if (run->quiescer[c] >= 0 && run->quiescer[c] != me) {
 		enqueue(run, broadcasters(run, c), t);
 		return block(run, t);
 	}
-	if (run->waitq_n[c] && run->grefs[c]) {
+	if (!run->g1[c] && run->waitq_n[c] && run->grefs[c]) {
 		run->quiescer[c] = me;
 		futex_event(run, t, "fwait", 0x2000 + c, "val", 2 * run->grefs[c] + 1);
 		return block(run, t);
 	}
-	if (run->waitq_n[c])
-		futex_event(run, t, "fwake", 0x1000 + c, "nr", 2147483647);
-	for (n = 0; (i = dequeue(run, c)) >= 0; n++) {
-		run->tasks[i].gref = true;
-		run->grefs[c]++;
-		wake(run, i);
-	}
-	if (n)
-		futex_event(run, t, "fwaker", -1, NULL, n);
-	if (run->quiescer[c] == me) {
-		run->quiescer[c] = -1;
-		if ((i = dequeue(run, broadcasters(run, c))) >= 0)
-			wake(run, i);
-	}
 	return NEXT;
 }
 
-/* A waiter woken by a broadcast leaves its group: the last wakes the broadcaster. */
+/* Wakes up to @n waiters of @c in queue order, each with a reference to its group. */
+static int cond_wake(struct sim_run *run, int c, struct sim_task *t, int n, long nr)
+{
+	int i, k;
+
+	if (!run->waitq_n[c] || !n)
+		return 0;
+	futex_event(run, t, "fwake", 0x1000 + c, "nr", nr);
+	for (k = 0; k < n && (i = dequeue(run, c)) >= 0; k++) {
+		run->tasks[i].gref = true;
+		run->grefs[c]++;
+		futex_wake(run, t, i);
+	}
+	futex_event(run, t, "fwaker", -1, NULL, k);
+	return k;
+}
+
+/* The waker is done: the next one sleeping on the condition's lock goes on. */
+static void cond_done(struct sim_run *run, int c, struct sim_task *t)
+{
+	int i;
+
+	if (run->quiescer[c] != idx_of(run, t))
+		return;
+	run->quiescer[c] = -1;
+	if ((i = dequeue(run, broadcasters(run, c))) >= 0)
+		futex_wake(run, t, i);
+}
+
+/*
+ * pthread_cond_signal(): one waiter of G1, the one that waited longest;
+ * G2 becomes G1 (after the quiesce) when G1 has none left.
+ */
+static enum step cond_signal(struct sim_run *run, int c, struct sim_task *t)
+{
+	enum step r;
+
+	if ((r = cond_quiesced(run, c, t)) != NEXT)
+		return r;
+	if (!run->g1[c])
+		run->g1[c] = run->waitq_n[c];
+	run->g1[c] -= cond_wake(run, c, t, 1, 1);
+	cond_done(run, c, t);
+	return NEXT;
+}
+
+/*
+ * pthread_cond_broadcast(): G1's waiters left, then (after the quiesce)
+ * all of G2. A broadcast with no waiter does nothing.
+ */
+static enum step broad(struct sim_run *run, int c, struct sim_task *t)
+{
+	enum step r;
+
+	if (run->g1[c] && !(run->quiescer[c] >= 0 && run->quiescer[c] != idx_of(run, t))) {
+		cond_wake(run, c, t, run->g1[c], 2147483647);
+		run->g1[c] = 0;
+	}
+	if ((r = cond_quiesced(run, c, t)) != NEXT)
+		return r;
+	cond_wake(run, c, t, run->waitq_n[c], 2147483647);
+	cond_done(run, c, t);
+	return NEXT;
+}
+
+/* A woken waiter leaves its group: the last wakes the signaller or broadcaster waiting for it. */
 static void put_gref(struct sim_run *run, int c, struct sim_task *t)
 {
 	if (!t->gref)
@@ -307,7 +380,7 @@ static void put_gref(struct sim_run *run, int c, struct sim_task *t)
 	if (--run->grefs[c] || run->quiescer[c] < 0)
 		return;
 	futex_event(run, t, "fwake", 0x2000 + c, "nr", 2147483647);
-	wake(run, run->quiescer[c]);
+	futex_wake(run, t, run->quiescer[c]);
 	futex_event(run, t, "fwaker", -1, NULL, 1);
 }
 
@@ -532,7 +605,9 @@ static void plan(struct sim_run *run, struct sim_task *t)
 	ft_u64 exec, at, due;
 	int cpu, n = 0;
 
-	if (run->o->no_plans || t->state != 1 || e->kind != SIM_RUN || !e->ns || t->done ||
+	/* a plan's steps skip advance(), which charges --loop-cost */
+	if (run->o->no_plans || run->o->loop_cost_ns || t->state != 1 || e->kind != SIM_RUN ||
+	    !e->ns || t->done ||
 	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
 		return;
 	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
@@ -635,9 +710,20 @@ static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct s
 	return NEXT;
 }
 
+/* pthread_cond_wait(): into G2, the mutex released, asleep. */
+static enum step cond_wait(struct sim_run *run, const struct sim_event *e, struct sim_task *t)
+{
+	enqueue(run, e->res, t);
+	if (e->mutex >= 0)
+		unlock(run, e->mutex, t);
+	futex_event(run, t, "fwait", 0x1000 + e->res, "val", 0);
+	return block(run, t);
+}
+
 /* Starts the current event; NEXT when it took no time. */
 static enum step start(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
 {
+	enum step r;
 	int i;
 
 	switch (e->kind) {
@@ -657,19 +743,15 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		unlock(run, e->res, t);
 		return NEXT;
 	case SIM_SYNC:
-		if ((i = dequeue(run, e->res)) >= 0)
-			wake(run, i);
+		if ((r = cond_signal(run, e->res, t)) != NEXT) {
+			t->state = 3;	/* the signal waits for G1's references; the wait comes after */
+			return r;
+		}
 		/* fall through */
 	case SIM_WAIT:
-		enqueue(run, e->res, t);
-		if (e->mutex >= 0)
-			unlock(run, e->mutex, t);
-		futex_event(run, t, "fwait", 0x1000 + e->res, "val", 0);
-		return block(run, t);
+		return cond_wait(run, e, t);
 	case SIM_SIGNAL:
-		if ((i = dequeue(run, e->res)) >= 0)
-			wake(run, i);
-		return NEXT;
+		return cond_signal(run, e->res, t);
 	case SIM_BROAD:
 		return broad(run, e->res, t);
 	case SIM_RESUME:
@@ -709,6 +791,12 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 /* The task runs again after a started event: finish it. */
 static enum step resume(struct sim_run *run, struct sim_task *t, const struct sim_event *e)
 {
+	if (e->kind == SIM_SYNC && t->state == 3) {
+		if (cond_signal(run, e->res, t) != NEXT)
+			return STAY;	/* quiesced, or behind another waker: again */
+		t->state = 1;
+		return cond_wait(run, e, t);
+	}
 	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && t->state == 1)
 		put_gref(run, e->res, t);
 	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && e->mutex >= 0) {
@@ -719,6 +807,8 @@ static enum step resume(struct sim_run *run, struct sim_task *t, const struct si
 		return lock(run, e->res, t, 2) == NEXT ? NEXT : STAY;	/* woken: try again */
 	if (e->kind == SIM_BROAD)
 		return broad(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
+	if (e->kind == SIM_SIGNAL)
+		return cond_signal(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
 	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
 		return pipe_io(run, t, e, true);	/* woken: try again */
 	return NEXT;
@@ -742,6 +832,7 @@ static void advance(struct sim_run *run, struct sim_task *t)
 	if (++t->ev < d->ph[t->phase].nr_ev)
 		return;
 	t->ev = 0;
+	t->cpu_owed += run->o->loop_cost_ns;	/* rt-app's own work per pass (--loop-cost) */
 	if (++t->phase_loop < d->ph[t->phase].loop)
 		return;
 	t->phase_loop = 0;
@@ -761,6 +852,16 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	const struct sim_event *e;
 	enum step r;
 
+	if (t->sleep_due) {
+		t->sleep_due = false;
+		return block(run, t);	/* a wake-up meanwhile left a token: on at once */
+	}
+	/* its futex wake-ups' and its pass's CPU time first, even at its exit */
+	if (t->cpu_owed) {
+		ft_task_run_budget(t->id, t->cpu_owed, 0);
+		t->cpu_owed = 0;
+		return STAY;
+	}
 	if (t->done) {
 		t->exec_ns = ft_task_exec_ns(t->id);
 		run->alive--;
@@ -951,6 +1052,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 		run->owner[i] = run->quiescer[i] = -1;
 	run->word = calloc(w->nr_res + 1, sizeof(int));
 	run->grefs = calloc(w->nr_res + 1, sizeof(int));
+	run->g1 = calloc(w->nr_res + 1, sizeof(int));
 	run->end_ns = o->duration_ns ? o->duration_ns : w->duration_ns;
 
 	if (o->islands ? ft_boot(o->cpus) : ft_boot_topology(&o->topo)) {
@@ -1063,5 +1165,6 @@ void sim_run_free(struct sim_run *run)
 	free(run->quiescer);
 	free(run->word);
 	free(run->grefs);
+	free(run->g1);
 	free(run->group_id);
 }

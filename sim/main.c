@@ -18,7 +18,8 @@ static void usage(void)
 	fprintf(stderr, "usage: fairsim [--cpus N | --topology NAME|FILE.topo] [--islands] [--seed N]\n"
 		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
 		"               [--timer-slack US] [--wake-cost US] [--idle-exit US]\n"
-		"               [--wake-preempt US] [--ideal]\n"
+		"               [--wake-preempt US] [--futex-wake-cost US] [--loop-cost US]\n"
+		"               [--ideal]\n"
 		"               [--no-check] [--no-plans] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
 		"               [--duration S] [--json FILE] [--quiet]\n"
@@ -71,6 +72,8 @@ static ft_u64 *cost_of(struct sim_opts *o, const char *opt)
 		{ "--wake-cost", offsetof(struct sim_opts, wake_cost_ns) },
 		{ "--idle-exit", offsetof(struct sim_opts, idle_exit_ns) },
 		{ "--wake-preempt", offsetof(struct sim_opts, wake_preempt_ns) },
+		{ "--futex-wake-cost", offsetof(struct sim_opts, futex_wake_ns) },
+		{ "--loop-cost", offsetof(struct sim_opts, loop_cost_ns) },
 	};
 
 	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
@@ -230,7 +233,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--islands")) {
 			o.islands = true;
 		} else if (!strcmp(a, "--ideal")) {
-			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = o.wake_preempt_ns = 0;
+			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = o.wake_preempt_ns = o.futex_wake_ns =
+				o.loop_cost_ns = 0;
 		} else if (a[0] == '-' && a[1] == '-' && !v) {
 			usage();
 			return bad("option needs a value:", a);

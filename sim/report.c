@@ -222,6 +222,9 @@ void sim_report_text(FILE *f, struct sim_run *run)
 			"idle exit %.3g us, wake-up preemption %.3g us (--ideal: none)\n",
 			o->timer_slack_ns / 1e3, o->wake_cost_ns / 1e3, o->idle_exit_ns / 1e3,
 			o->wake_preempt_ns / 1e3);
+	if (o->futex_wake_ns || o->loop_cost_ns)
+		fprintf(f, "fairsim: and a futex wake-up %.3g us of the waker's CPU, a pass of a phase "
+			"%.3g us at its end\n", o->futex_wake_ns / 1e3, o->loop_cost_ns / 1e3);
 	if (run->w->ignored[0])
 		fprintf(f, "fairsim: ignored (not modelled): %s\n", run->w->ignored);
 tables:
@@ -339,6 +342,11 @@ int sim_report_json(const char *path, struct sim_run *run)
 		json_object_object_add(root, "wake_cost_ns", num(o->wake_cost_ns));
 		json_object_object_add(root, "idle_exit_ns", num(o->idle_exit_ns));
 		json_object_object_add(root, "wake_preempt_ns", num(o->wake_preempt_ns));
+		/* only when set: the JSON of a run without them stays as it was */
+		if (o->futex_wake_ns || o->loop_cost_ns) {
+			json_object_object_add(root, "futex_wake_ns", num(o->futex_wake_ns));
+			json_object_object_add(root, "loop_cost_ns", num(o->loop_cost_ns));
+		}
 	}
 	json_object_object_add(root, "ignored", list(run->w->ignored));
 	json_object_object_add(root, "left_out", list(run->w->left_out));

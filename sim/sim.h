@@ -148,8 +148,10 @@ struct sim_task {
 	int phase, ev, state;
 	long phase_loop, thread_loop;
 	bool done, wake_token, started, delaying, blocked;
-	bool gref;		/* woken by a broadcast, not yet run (broad()) */
+	bool gref;		/* woken by a signal or broadcast, not yet run */
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
+	ft_u64 cpu_owed;	/* CPU time owed: its futex wake-ups, its phases' ends */
+	bool sleep_due;		/* blocks once that time is run */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
 	/* timers of this instance ("unique" ones) */
 	ft_u64 *timer_next;
@@ -233,6 +235,8 @@ struct sim_opts {
 	ft_u64 wake_cost_ns;	/* CPU time a task spends on each wake-up */
 	ft_u64 idle_exit_ns;	/* an idle CPU's delay from a wake-up to the switch */
 	ft_u64 wake_preempt_ns;	/* a busy CPU's, when the wake-up preempts it */
+	ft_u64 futex_wake_ns;	/* CPU time a futex waker spends per task it wakes */
+	ft_u64 loop_cost_ns;	/* CPU time at the end of each pass of a phase (rt-app's own) */
 	bool no_check;
 	bool no_plans;		/* every step through the event loop (engine.c) */
 	bool quiet;
@@ -250,8 +254,9 @@ struct sim_run {
 	int *waitq_n;
 	int *owner;		/* mutex: task index, -1 free */
 	int *word;		/* mutex: glibc's futex word, 0, 1 or 2 */
-	int *grefs;		/* condition: broadcast-woken waiters not yet run */
-	int *quiescer;		/* condition: the broadcaster waiting for them, or -1 */
+	int *grefs;		/* condition: woken waiters not yet run */
+	int *quiescer;		/* condition: the waker waiting for them, or -1 */
+	int *g1;		/* condition: its queue's first, in G1 and not yet signalled */
 	bool futex_trace;	/* FAIRSIM_FUTEX=1: glibc's futex calls in the trace */
 	long *fill;		/* pipe: messages in it */
 	struct sim_pipe *pipes;	/* pipe: its pages (pipe.c) */

@@ -97,6 +97,11 @@ else
 	failed=1
 fi
 
+# The engine's oracles catch their mutants (fixtures/mutants/engine).
+"$top/tests/sim/mutants.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" >"$obj/sim-mutants.log" 2>&1 || failed=1
+cat "$obj/sim-mutants.log"
+sim="$sim, $(sed -n 's/^engine mutants: //p' "$obj/sim-mutants.log")"
+
 # The incremental checker finds what the full one does (FAIRTEST_CHECKER).
 "$top/tests/checker/modes.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" >"$obj/checker.log" 2>&1 || failed=1
 cat "$obj/checker.log"

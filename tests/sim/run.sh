@@ -113,6 +113,79 @@ run broad_two 4 --wake-cost 1000 && expect "a second broadcaster waits for the f
 	"r['duration_ns'] == 15100000 and t['m-0']['wakeups'] == 3 and t['n-0']['wakeups'] == 3 and \
 	 t['m-0']['runtime_ns'] == 2200000 and t['n-0']['runtime_ns'] == 2000000"
 
+# glibc's signal (pthread_cond_signal()) wakes G1's longest waiter; the
+# woken waiter holds a reference to its group until it runs, and a signal
+# that finds G1 empty and waiters in G2 waits for those references before
+# G2 becomes G1. Each wake-up costs 1 ms of CPU (--wake-cost 1000). V (CPU
+# 1) waits on c at 0, W (CPU 2) at 0.5 ms. S (CPU 0, never holding mx)
+# signals at 1 ms: G2 {V, W} becomes G1, V woken; at 1.1 W, still in G1,
+# woken without a wait. X (CPU 3) waits at 1.15, into G2. S's third signal
+# (1.2) finds G1 empty and V's and W's references held: S sleeps. V leaves
+# at 2.0, W at 2.1 (waking S); S, after its cost, wakes X at 3.1; X's cost
+# ends the run at 4.1 ms. Expect S 1.2 ms of run time and 2 wake-ups (its
+# start, W's), X 1 ms and 2, the run over at 4.1 ms (a signal without the
+# references: 2.2 ms, S 0.2 ms and 1), V woken at 1.0 ms and W at 1.1 (in
+# the order they waited).
+run signal_groups 4 --wake-cost 1000 --trace "$out/signal_groups.trace" &&
+	expect "signal: G1's longest waiter; a group switch waits for the signalled ones" \
+	"$out/signal_groups.json" \
+	"r['duration_ns'] == 4100000 and t['s-0']['runtime_ns'] == 1200000 and \
+	 t['s-0']['wakeups'] == 2 and t['x-0']['runtime_ns'] == 1000000 and t['x-0']['wakeups'] == 2 and \
+	 t['v-0']['wakeups'] == 1 and t['w-0']['wakeups'] == 2 and \
+	 [l.split()[3] + l.split()[5] for l in open('$out/signal_groups.trace')
+	  if ' sched_waking: comm=' in l and l.split()[3] in ('0.001000:', '0.001100:')
+	  and l.split()[5][5] in 'vw'] == ['0.001000:comm=v-0', '0.001100:comm=w-0']"
+
+# A broadcast after a signal wakes the rest of G1 first, then waits for
+# G1's references before G2 becomes G1 (glibc's steps 1 and 2). As
+# above, each wake-up 1 ms of CPU. S signals at 1 ms: G2 {V, W} becomes
+# G1, V woken, W left in G1. X waits at 1.05, into G2. S's broadcast at
+# 1.1 wakes W, then sleeps until W, the last, leaves (2.1); after its
+# cost S wakes X at 3.1, whose cost ends the run at 4.1 ms. Expect S 1.1
+# ms of run time and 2 wake-ups, X 1 ms and 2 (woken with W at once:
+# the run over at 2.1).
+run broad_after_signal 4 --wake-cost 1000 && expect "broadcast after a signal: G1's rest, then the wait" \
+	"$out/broad_after_signal.json" \
+	"r['duration_ns'] == 4100000 and t['s-0']['runtime_ns'] == 1100000 and \
+	 t['s-0']['wakeups'] == 2 and t['x-0']['runtime_ns'] == 1000000 and t['x-0']['wakeups'] == 2"
+
+# The same with a futex wake-up costing its waker 0.1 ms (--futex-wake-cost
+# 100) and each pass of a phase 0.05 ms at its end (--loop-cost 50), paid
+# before the task's next event or its exit. S pays 0.1 after each signal
+# (its second at 1.2, its third at 1.4, quiesced until W, at 2.2 after
+# its 0.1 for waking S, leaves), wakes X at 3.2 and ends at 3.35; X runs
+# its 1 ms and its pass's end, the run over at 4.25 ms. Expect S 1.55 ms
+# of run time (0.2 + 3 x 0.1 + 0.05 + 1), V 1.05, W 1.15, X 1.05.
+if "$sim" --quiet --ideal --seed 0 --cpus 4 --wake-cost 1000 --futex-wake-cost 100 --loop-cost 50 \
+	--json "$out/signal_costs.json" "$here/cases/signal_groups.json" 2>"$out/signal_costs.err"; then
+	expect "futex wake-up and loop costs: the waker pays each wake-up, each pass pays its end" \
+		"$out/signal_costs.json" \
+		"r['duration_ns'] == 4250000 and t['s-0']['runtime_ns'] == 1550000 and \
+		 t['v-0']['runtime_ns'] == 1050000 and t['w-0']['runtime_ns'] == 1150000 and \
+		 t['x-0']['runtime_ns'] == 1050000 and r['futex_wake_ns'] == 100000 and r['loop_cost_ns'] == 50000"
+else
+	bad "signal_groups with the futex and loop costs: fairsim failed: $(head -c 300 "$out/signal_costs.err")"
+fi
+
+# A condition wait's unlock that wakes a mutex sleeper pays for that
+# wake-up before the sleep (--futex-wake-cost 100, 3 pinned CPUs). A holds
+# mx [0,1] ms; B comes at 0.5 and sleeps on mx. At 1.0 A waits on c: the
+# unlock wakes B (B's 2nd wake-up), A runs its 0.1 ms and only then
+# sleeps. S signals c at 1.05, while A still runs: A never sleeps on c,
+# tries mx at 1.1, sleeps on it (B holds it to 1.2) and is woken by B's
+# unlock; B pays 0.1 for that, the run over at 1.3 ms. Expect A 1.1 ms of
+# run time and 1 wake-up (paid after the sleep, S's signal wakes it: 2),
+# B 0.3 ms and 2, S 0.2 ms.
+if "$sim" --quiet --ideal --seed 0 --cpus 3 --futex-wake-cost 100 --json "$out/wait_pays_first.json" \
+	"$here/cases/wait_pays_first.json" 2>"$out/wait_pays_first.err"; then
+	expect "a wait's unlock pays its wake-up before the sleep" "$out/wait_pays_first.json" \
+		"r['duration_ns'] == 1300000 and t['a-0']['runtime_ns'] == 1100000 and \
+		 t['a-0']['wakeups'] == 1 and t['b-0']['runtime_ns'] == 300000 and \
+		 t['b-0']['wakeups'] == 2 and t['s-0']['runtime_ns'] == 200000"
+else
+	bad "wait_pays_first: fairsim failed: $(head -c 300 "$out/wait_pays_first.err")"
+fi
+
 # A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
 # 2 ms each round and is woken by B's arrival, the last one. Expect the
 # run to end at 30 ms with A 10 ms, B 30 ms, A woken 10 times, B never.
@@ -332,9 +405,11 @@ if cmp -s "$out/d1.txt" "$out/d3.txt"; then bad "seeds 7 and 8 gave the same rep
 # loop, brought up to date when someone could tell) against every step
 # through the loop (--no-plans): hackbench's pipes on 8 CPUs with the
 # real machine's costs (a wake-up preemption's skipped clock update, the
-# same-nanosecond order of the loop's pass), on the ideal machine, and
-# balanced over smt-mc-8. Expect report, JSON and trace byte-identical.
-for m in '--cpus 8' '--cpus 8 --ideal' '--topology smt-mc-8'; do
+# same-nanosecond order of the loop's pass), on the ideal machine,
+# balanced over smt-mc-8, and with --loop-cost (charged where a pass ends,
+# which a plan's steps would skip). Expect report, JSON and trace
+# byte-identical.
+for m in '--cpus 8' '--cpus 8 --ideal' '--topology smt-mc-8' '--cpus 8 --loop-cost 17'; do
 	for p in '' --no-plans; do
 		"$sim" --seed 1 --duration 0.5 $m $p --json "$out/p$p.json" --trace "$out/p$p.trace" \
 			"$top/fixtures/workloads/cyclictest-hackbench.json" >"$out/p$p.txt" 2>&1

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The engine's own oracles prove themselves: each mutant of sim/ in
+# fixtures/mutants/engine/ (a patch; its "caught-by:" line names the
+# checks of tests/sim/run.sh, by the start of their titles, " | " between
+# them, that must catch it) is applied to a copy of sim/, fairsim is
+# built from that copy in a copy of the base build, and tests/sim/run.sh
+# runs on it: the first named check fails, and none but the named ones.
+# Cost, a mutant: the copy (about 2 s on a 2-core VM), one compile and a
+# link, and one run of tests/sim/run.sh (about 10 s of CPU). Prints one
+# line per mutant and "engine mutants: N passed, N failed" last.
+#
+# usage: tests/sim/mutants.sh OBJ KSRC PROFILE
+set -u
+obj=$1 ksrc=$2 profile=$3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$obj/sim-mutants
+passed=0 failed=0
+rm -rf "$out"
+mkdir -p "$out" || exit 1
+
+result() {	# ok|fail, what
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $2"
+	fi
+}
+
+for patch in "$top"/fixtures/mutants/engine/*.patch; do
+	name=engine/$(basename "$patch" .patch)
+	dir=$out/$(basename "$patch" .patch)
+	caught=$(sed -n 's/^caught-by: //p' "$patch")
+	if [ -z "$caught" ]; then
+		result fail "$name: no 'caught-by: CHECK' line in fixtures/mutants/$name.patch"
+		continue
+	fi
+	mkdir -p "$dir/obj"
+	cp -a "$top/sim" "$dir/sim"
+	if ! patch -s -p1 --fuzz=0 -d "$dir" <"$patch" >"$dir/patch.log" 2>&1; then
+		result fail "$name: fixtures/mutants/$name.patch does not apply to sim/: refresh its context ($dir/patch.log)"
+		continue
+	fi
+	# A private copy of the base build: only the patched files are rebuilt.
+	cp -a "$obj/k" "$obj/u" "$obj/gen" "$obj/kflags" "$dir/obj/"
+	ln -s "$obj/kbuild" "$dir/obj/kbuild"
+	if ! make -s --no-print-directory -f "$top/sched_fair/build.mk" KSRC="$ksrc" OBJ="$dir/obj" \
+	     PROFILE="$profile" SIM_DIR="$dir/sim" fairsim >"$dir/build.log" 2>&1; then
+		result fail "$name: does not compile ($dir/build.log)"
+		continue
+	fi
+	"$top/tests/sim/run.sh" "$dir/obj/fairsim" >"$dir/run.log" 2>&1
+	rm -rf "$dir/obj/k" "$dir/obj/u"	# the copy (60 MB); fairsim and the logs stay
+	bad=$(grep '^not ok - ' "$dir/run.log")
+	first=${caught%% | *}
+	others=$(printf '%s\n' "$bad" | grep -v -F "$(printf '%s\n' "$caught" | sed 's/ | /\n/g' |
+		sed 's/^/not ok - /')" | grep -c .)
+	tally=$(tail -1 "$dir/run.log")
+	if [ -z "$bad" ]; then
+		result fail "$name: survives tests/sim/run.sh ($tally; $dir/run.log)"
+	elif ! printf '%s\n' "$bad" | grep -q -F "not ok - $first"; then
+		result fail "$name: not caught by '$first' ($tally; $dir/run.log)"
+	elif [ "$others" -gt 0 ]; then
+		result fail "$name: caught by $others check(s) besides '$caught' ($dir/run.log)"
+	else
+		result ok "$name: caught by '$caught' only ($tally)"
+	fi
+done
+echo "engine mutants: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

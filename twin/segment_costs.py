@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a task's stretches of CPU cost, by how many tasks it woke in them:
+# per trace (a boot's real-N/trace, or fairsim's), the task's segments
+# from a switch in to the switch away that put it to sleep (prev_state
+# S), grouped by the wake-ups it made in between (sched_waking of
+# another task with it on the CPU; the window of real-N/window_* where
+# the boot has one), with the count and the p10 / p50 / p90 length of
+# each group. A fit over the groups of two and more wake-ups (least
+# squares on their medians, weighted by count) gives the CPU time per
+# task woken (its slope) and the rest of such a segment (its intercept).
+# For schbench-mutex's message thread these are fairsim's three costs:
+# a segment that woke nobody is a wake-up's return and a sleep again
+# (--wake-cost: its median), one that woke n is a broadcast that ends a
+# pass (--futex-wake-cost: the slope; --loop-cost: the intercept less the
+# wake cost). docs/fidelity-sync.md.
+#
+# usage: twin/segment_costs.py TASK TRACE...
+import collections
+import os
+import re
+import sys
+
+if len(sys.argv) < 3:
+    sys.exit("usage: twin/segment_costs.py TASK TRACE...")
+task_re = re.compile(re.escape(sys.argv[1]) + r'(-\d+)?$')
+line_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (sched_waking|sched_switch): (.*)')
+switch_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+) next_pid=(\d+)')
+
+
+def window(path):
+    d = os.path.dirname(path)
+    try:
+        return (float(open(os.path.join(d, 'window_start')).read()),
+                float(open(os.path.join(d, 'window_end')).read()))
+    except (OSError, ValueError):
+        return None
+
+
+def pct(xs, p):
+    return xs[min(len(xs) - 1, int(p * len(xs)))]
+
+
+for path in sys.argv[2:]:
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        sys.exit("fairtest: segment_costs.py: %s: %s" % (path, e.strerror))
+    win = window(path)
+    on = {}          # CPU -> (pid, comm, since, wake-ups made)
+    by = collections.defaultdict(list)
+    for line in lines:
+        m = line_re.match(line)
+        if not m:
+            continue
+        comm, pid, cpu, ts, kind, rest = m.groups()
+        ts = float(ts)
+        if win and not win[0] <= ts <= win[1]:
+            continue
+        if kind == 'sched_waking':
+            cur = on.get(cpu)
+            if cur and cur[0] == pid and not rest.startswith('comm=%s ' % cur[1]):
+                on[cpu] = cur[:3] + (cur[3] + 1,)
+            continue
+        s = switch_re.match(rest)
+        if not s:
+            continue
+        cur = on.get(cpu)
+        if cur and cur[0] == s.group(2) and s.group(3).startswith('S') and task_re.match(cur[1]):
+            by[cur[3]].append((ts - cur[2]) * 1e6)
+        on[cpu] = (s.group(5), s.group(4), ts, 0)
+    if not by:
+        print("%s: no segment of %s that ended asleep" % (path, sys.argv[1]))
+        continue
+    print("%s: %s's segments that ended asleep, by the tasks it woke in them" % (path, sys.argv[1]))
+    print("  woke      n   p10 us   p50 us   p90 us")
+    for n in sorted(by):
+        xs = sorted(by[n])
+        print("  %4d  %5d  %7.1f  %7.1f  %7.1f" % (n, len(xs), pct(xs, .1), pct(xs, .5), pct(xs, .9)))
+    pts = [(n, sorted(xs)[len(xs) // 2], len(xs)) for n, xs in by.items() if n >= 2]
+    w = sum(c for _, _, c in pts)
+    if len(pts) < 2 or not w:
+        print("  fit: fewer than two groups of two wake-ups or more")
+        continue
+    mx = sum(n * c for n, _, c in pts) / w
+    my = sum(y * c for _, y, c in pts) / w
+    sxx = sum(c * (n - mx) ** 2 for n, _, c in pts)
+    slope = sum(c * (n - mx) * (y - my) for n, y, c in pts) / sxx if sxx else 0.0
+    base = my - slope * mx
+    none = sorted(by[0])[len(by[0]) // 2] if by.get(0) else None
+    print("  fit over 2+ wake-ups: %.1f us + %.2f us per task woken" % (base, slope))
+    if none is not None:
+        print("  fairsim: --wake-cost %.0f --futex-wake-cost %.1f --loop-cost %.1f"
+              % (none, slope, base - none))
