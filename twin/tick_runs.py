@@ -24,7 +24,9 @@
 # - B's wake-ups that preempt (a switch to B within 20 us) by the time since
 #   the last tick, 50 us bins over the first 1000 us (the ticks from the
 #   hexp lines of twin/events/timer-7.3.events and the like; fairsim's
-#   sim.trace: the 4 ms grid from 0). Without deqs lines only this part.
+#   sim.trace: the 4 ms grid from 0), and B's pieces: a preempting
+#   wake-up to the switch, switch-out to the wake-up (its sleep), its burst
+#   (CPU time from wake-up to sleep). Without deqs lines only these parts.
 # docs/fidelity-differences.md uses it for the sleeper on 7.3.
 #
 # usage: twin/tick_runs.py A B TRACE...
@@ -62,7 +64,7 @@ for path in sys.argv[3:]:
     state, running, err, pre, wakes = "?", None, [], [], []
     waited = delayed = pend = None
     off = None      # the trace clock at a tick, less a multiple of 4 ms
-    since_tick = []
+    since_tick, pieces, out, burst, on = [], {"wake": [], "sleep": [], "burst": []}, None, 0, None
     for line in lines:
         m = ev_re.search(line)
         if not m:
@@ -91,7 +93,9 @@ for path in sys.argv[3:]:
         elif ev == "sched_wakeup":
             c = re.search(r'comm=(\S+) pid=(\d+)', rest)
             if c and named(c.group(1), b):
-                bpid, state = c.group(2), "Q"
+                bpid, state, burst = c.group(2), "Q", 0
+                if out is not None:
+                    pieces["sleep"].append(t - out)
                 wakes.append(t)
                 waited, woke, prev_delayed = None, t, delayed
         else:
@@ -105,6 +109,8 @@ for path in sys.argv[3:]:
                 pend = None
             if named(nxt, b) and waited is None and bpid is not None:
                 waited = t - woke >= 20
+                if not waited:
+                    pieces["wake"].append(t - woke)
                 if not waited and off is not None:
                     since_tick.append((woke + off) % 4000)
             if named(prev, b) and st.startswith("R") and named(nxt, a) and lag is not None:
@@ -112,7 +118,17 @@ for path in sys.argv[3:]:
                 pend = {"t": t, "lag": lag, "left": left, "how": "%s, sleep before %s" % (
                     "B waited" if waited else "B's wake-up preempted",
                     "delayed" if prev_delayed else "not delayed")}
+            if named(nxt, b):
+                on = t
+            if named(prev, b) and on is not None:
+                burst += t - on
+                if not st.startswith("R"):
+                    pieces["burst"].append(burst)
+                    out = t
             running = "A" if named(nxt, a) else "B" if named(nxt, b) else None
+    print("%s: %s's preempting wake-up to the switch p50 %s us; sleep, switch-out to wake-up, "
+          "p10/p50/p90 %s; burst %s" % (path, b, q(pieces["wake"], .5), qs(pieces["sleep"]),
+                                        qs(pieces["burst"])))
     if off is not None:
         print("%s: %s's preempting wake-ups by us since the last tick, 50 us bins to 1000: %s" % (
             path, b, " ".join(str(sum(1 for x in since_tick if int(x // 50) == i)) for i in range(20))))
