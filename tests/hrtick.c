@@ -170,6 +170,65 @@ static void repicked_task_keeps_its_slice_timer(struct kunit *test)
 }
 
 /*
+ * HRTICK on and the simulator's wake-up preemption cost set to 50 us: A
+ * always runs, B runs 1 ms of CPU time and sleeps 1 ms, on one CPU for
+ * 100 ms, watched every microsecond. The cost is the wake-up's (the
+ * interrupt's exit, schedule(), the switch); an hrtick that ends a slice
+ * asks for its reschedule in an interrupt of its own, whose exit switches
+ * at once, whatever ran before it, a wake-up included.
+ * Expect each switch that follows an hrtick with no wake-up or tick
+ * between them within the microsecond of that hrtick, never later.
+ */
+static void hrtick_preemption_waits_no_wake_up_cost(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	ft_u64 end, hrtick_at = 0, wake_at = 0, b_from = 0;
+	unsigned long hrticks;
+	int a, b, prompt = 0, late = 0;
+	bool fired;
+	ft_u64 switches, tick = ft_tick_nsec();
+
+	if (!ft_hrtick_available())
+		kunit_skip(test, "profile has no SCHED_HRTICK (make check PROFILE=debian has it)");
+	ft_test_features(test, "HRTICK", NULL);
+	a = ft_task_fork(&attr);
+	b = ft_task_fork(&attr);
+	KUNIT_ASSERT_GT(test, a, 0);
+	KUNIT_ASSERT_GT(test, b, 0);
+	ft_set_wake_preempt(50 * 1000);
+	end = ft_now() + 100 * NSEC_PER_MSEC;
+	while (ft_now() < end) {
+		hrticks = ft_cpu_hrticks(0);
+		switches = ft_cpu_nr_switches(0);
+		ft_run_for(1000);
+		fired = ft_cpu_hrticks(0) != hrticks;
+		if (ft_cpu_nr_switches(0) != switches) {
+			if (fired)
+				prompt++;
+			/* not after a tick between them: it may have switched */
+			else if (hrtick_at && ft_now() / tick == hrtick_at / tick && late++ < 3)
+				kunit_info(test, "switch %llu us after the hrtick at %llu us",
+					   (ft_now() - hrtick_at) / 1000, hrtick_at / 1000);
+			hrtick_at = 0;
+		} else if (fired) {
+			hrtick_at = ft_now();
+		}
+		if (wake_at && ft_now() >= wake_at) {
+			ft_task_wake(b);
+			b_from = ft_task_exec_ns(b);
+			wake_at = hrtick_at = 0;
+		} else if (!wake_at && ft_curr(0) == b && ft_task_exec_ns(b) - b_from >= NSEC_PER_MSEC) {
+			ft_task_sleep(b);
+			wake_at = ft_now() + NSEC_PER_MSEC;
+		}
+	}
+	ft_set_wake_preempt(0);
+	kunit_info(test, "switches after an hrtick: %d at once, %d late", prompt, late);
+	KUNIT_EXPECT_GT(test, prompt, 0);
+	KUNIT_EXPECT_EQ_MSG(test, late, 0, "an hrtick's reschedule waited the wake-up preemption cost");
+}
+
+/*
  * HRTICK on, three CPU-bound tasks at nice -5, 0 and 5 (weights 3121, 1024
  * and 335, the twin's weights workload) with a 1.5 ms slice on one CPU for
  * 200 ms, watched every 10 us. For a weight other than nice 0 the time to
@@ -218,6 +277,7 @@ static struct kunit_case hrtick_cases[] = {
 	KUNIT_CASE(slice_ends_on_time_between_ticks),
 	KUNIT_CASE(repicked_task_keeps_its_slice_timer),
 	KUNIT_CASE(weighted_slice_ends_on_its_hrtick),
+	KUNIT_CASE(hrtick_preemption_waits_no_wake_up_cost),
 	KUNIT_CASE(without_hrtick_slice_ends_at_a_tick),
 	{}
 };

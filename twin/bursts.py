@@ -11,7 +11,10 @@
 # same probes), how many of each kind's sleeps arm the next task's slice
 # timer at the switch-out: fair.c arms one only with h_nr_queued > 1, so
 # for a B that sleeps beside A alone, when B's dequeue was delayed (it was
-# not eligible). docs/fidelity.md uses it for the sleeper.
+# not eligible); where it has deqs lines (dequeue_task_fair()'s return,
+# twin/events/sleep-7.3.events; fairsim's probes), B's lag at each sleep
+# and whether the dequeue was delayed. docs/fidelity.md uses it for the
+# sleeper.
 #
 # usage: twin/bursts.py A B TRACE...
 import re
@@ -20,7 +23,7 @@ import sys
 if len(sys.argv) < 4:
     sys.exit("usage: twin/bursts.py A B TRACE...")
 a, b = sys.argv[1], sys.argv[2]
-ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_wakeup|wpf|hrs): (.*)')
+ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_wakeup|wpf|hrs|deqs): (.*)')
 sw_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+)')
 
 
@@ -47,6 +50,13 @@ for path in sys.argv[3:]:
         t = float(t)
         if ev == "hrs":
             hrs = t     # armed in the pick, before the switch's line
+            continue
+        if ev == "deqs":
+            f = dict(re.findall(r'(\w+)=(-?\w+)', rest))
+            # a sleep's dequeue (DEQUEUE_SLEEP, not a delayed one's end)
+            if f.get("pid") == bpid and burst is not None and int(f["fl"], 16) & 0x21 == 1:
+                burst["slag"] = int(f["l"]) / 1000
+                burst["sdl"] = f["r"] == "0"
             continue
         if ev == "wpf":
             f = dict(re.findall(r'(\w+)=(-?\w+)', rest))
@@ -86,6 +96,12 @@ for path in sys.argv[3:]:
         if lags:
             print("  %s bursts: %s's lag at the wake-up p10/p50/p90 %s/%s/%s us" % (
                 kind, b, q(lags, .1), q(lags, .5), q(lags, .9)))
+        slags = sorted(x["slag"] for x in sel if "slag" in x)
+        if slags:
+            print("  %s bursts: %s's lag at its sleep p10/p50/p90 %s/%s/%s us, min %s; %d of %d "
+                  "dequeues delayed (lag < 0)" % (
+                      kind, b, q(slags, .1), q(slags, .5), q(slags, .9), round(slags[0]),
+                      sum(x.get("sdl", False) for x in sel), len(slags)))
         if hrs is not None:
             print("  %s bursts: %d of %d sleeps armed %s's slice timer at the switch-out (%s's dequeue delayed)" % (
                 kind, sum(x.get("armed", False) for x in sel), len(sel), a, b))

@@ -9,7 +9,8 @@
 #   handler read (hrtimer_expire_entry's now) minus the expiry the timer
 #   was programmed for (the hard one, soft + slack): its lateness, p1 / p50
 #   / p99 ns; and how many ran before it (another interrupt inside the
-#   slack, or the clock event's minimum delta);
+#   slack, or the clock event's minimum delta), and from its handler to
+#   the switch it asks for (a switch within 40 us, nothing between);
 # - W's sleeps (a switch out with prev_state=S to the sched_waking of W),
 #   split: switch-out to the soft expiry, the slack, the lateness, and from
 #   the handler's probe to sched_waking; then sched_waking to W's switch in;
@@ -71,19 +72,33 @@ for path in sys.argv[2:]:
     wake_fn = fns.most_common(1)[0][0] if fns else None
     kinds = {'tick': [], 'sleep timer': [], 'other (hrtick)': []}
     early = {k: 0 for k in kinds}
+    switch_after = {k: [] for k in kinds}
+
+    def kind_of(rest):
+        return ('sleep timer' if field(rest, 'fn') == wake_fn else
+                'tick' if field(rest, 'exp') % TICK_NS == 0 else 'other (hrtick)')
     for ts, rest in hexps:
-        fn, now, exp = field(rest, 'fn'), field(rest, 'now'), field(rest, 'exp')
-        kind = ('sleep timer' if fn == wake_fn else
-                'tick' if exp % TICK_NS == 0 else 'other (hrtick)')
-        kinds[kind].append(now - exp)
-        early[kind] += now < exp
+        now, exp = field(rest, 'now'), field(rest, 'exp')
+        kinds[kind_of(rest)].append(now - exp)
+        early[kind_of(rest)] += now < exp
+    # a switch within 40 us of a handler, nothing else run between: the
+    # reschedule that handler asked for (the wake-up's, the slice's end)
+    last = None
+    for ts, ev, rest in events:
+        if ev == 'hexp':
+            last = (ts, kind_of(rest))
+        elif ev == 'sched_switch' and last and ts - last[0] < 40000:
+            switch_after[last[1]].append((ts - last[0]) / 1e3)
+            last = None
     if offset is None:
         print("%s: no hexp lines (twin/events/timer-7.3.events): the sleeps only" % path)
     else:
         print("%s: trace clock = CLOCK_MONOTONIC %+.6f s" % (path, offset / 1e9))
     for kind, late in kinds.items() if hexps else ():
-        print("  %-15s %5d run, %4d before their expiry; now - expiry p1/p50/p99 %s ns"
-              % (kind, len(late), early[kind], pct(late)))
+        print("  %-15s %5d run, %4d before their expiry; now - expiry p1/p50/p99 %s ns; "
+              "%d switches within 40 us, handler to switch p1/p50/p99 %s us"
+              % (kind, len(late), early[kind], pct(late), len(switch_after[kind]),
+                 pct(switch_after[kind])))
     # W's sleeps
     parts = {k: [] for k in ('sleep', 'to soft expiry', 'slack', 'lateness',
                              'handler to waking', 'waking to switch-in')}

@@ -150,12 +150,18 @@ int ft_group_bandwidth(int group, struct ft_bandwidth_info *info)
 #endif /* CONFIG_CFS_BANDWIDTH */
 
 #ifdef CONFIG_SCHED_HRTICK
-/* core.c's hrtick(): a tick of the running class's own, between ticks. */
+/*
+ * core.c's hrtick(): a tick of the running class's own, between ticks. It
+ * is an operation of its own: the one before it (a wake-up, say) must not
+ * lend it its name, or a reschedule it asks for would wait the wake-up
+ * preemption cost (nohz.c) where the interrupt's exit acts on it at once.
+ */
 static enum hrtimer_restart ft_hrtick(struct hrtimer *timer)
 {
 	struct rq *rq = container_of(timer, struct rq, hrtick_timer);
 	struct rq_flags rf;
 
+	ft_op_begin1("hrtick", cpu_of(rq));
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
 	ft_observe_tick(rq, rq->curr, 1);

@@ -261,6 +261,24 @@ void ft_observe_hrtick_start(struct rq *rq, u64 delay, bool deferred)
 	      );
 }
 
+/*
+ * A sleep's dequeue as twin/events/sleep-7.3.events' return probe on
+ * dequeue_task_fair() sees it: the lag fair.c stored before it chose
+ * (delayed, r=0, iff the task was not eligible).
+ */
+void ft_observe_sleep_dequeue(struct task_struct *p, int flags, bool dequeued)
+{
+	if (!observer || !observe_probes || p->sched_class != &fair_sched_class)
+		return;
+	probe("deqs", "pid=%d fl=%#x l=%lld dl=%d r=%d", p->pid, flags, p->se.vlag,
+#ifdef FT_HAVE_DELAYED_DEQUEUE
+	      p->se.sched_delayed,
+#else
+	      0,
+#endif
+	      dequeued);
+}
+
 void ft_observe_migrate(struct task_struct *p, int dest_cpu)
 {
 	struct ft_obs o = {

@@ -357,11 +357,14 @@ void ft_schedule_cpu(int cpu, bool preempt)
 		ft_stopper_sleeps(rq);
 	} else if (!preempt && READ_ONCE(prev->__state) && prev != rq->idle) {
 		int flags = DEQUEUE_SLEEP | DEQUEUE_NOCLOCK;
+		bool dequeued;
 
 		/* A dying task must not stay behind as a delayed dequeue. */
 		if (is_special_task_state(READ_ONCE(prev->__state)))
 			flags |= DEQUEUE_SPECIAL;
-		if (dequeue_task(rq, prev, flags))
+		dequeued = dequeue_task(rq, prev, flags);
+		ft_observe_sleep_dequeue(prev, flags, dequeued);
+		if (dequeued)
 			__block_task(rq, prev);
 		ft_event(FT_EV_SLEEP);
 	}

@@ -241,6 +241,7 @@ void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p);
 void ft_observe_wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
 void ft_observe_tick(struct rq *rq, struct task_struct *c, int queued);
 void ft_observe_hrtick_start(struct rq *rq, u64 delay, bool deferred);
+void ft_observe_sleep_dequeue(struct task_struct *p, int flags, bool dequeued);
 void ft_observe_migrate(struct task_struct *p, int dest_cpu);
 void ft_cpus_from_bits(struct cpumask *mask, u64 bits);
 

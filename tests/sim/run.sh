@@ -489,7 +489,9 @@ done
 # ideal machine a preempting wake-up switches at the same instant. Expect
 # w's wake-ups of both kinds, each 'N' one followed at once by the switch
 # to w and no '.' one; with FAIRSIM_PROBES=1 a wpf line (fair.c's state
-# at the check) before each, and the same figures as without.
+# at the check) before each, a deqs line (the sleep's dequeue: delayed, r=0,
+# exactly when fair.c left w queued, dl=1) before each of w's sleeps, and
+# the same figures as without.
 "$sim" --quiet --ideal --seed 0 --cpus 1 --json "$out/wb.json" --trace "$out/wb.trace" \
 	"$here/cases/waker_busy.json" 2>"$out/wb.err" &&
 FAIRSIM_PROBES=1 "$sim" --quiet --ideal --seed 0 --cpus 1 --json "$out/wbp.json" \
@@ -497,7 +499,8 @@ FAIRSIM_PROBES=1 "$sim" --quiet --ideal --seed 0 --cpus 1 --json "$out/wbp.json"
 	bad "waker_busy: fairsim failed: $(head -c 300 "$out/wb.err")"
 if why=$(python3 - "$out/wb.trace" "$out/wbp.trace" "$out/wb.json" "$out/wbp.json" 2>&1 <<'EOF'
 import json, re, sys
-ev = re.compile(r'\] (\S+)\s+([\d.]+): (sched_wakeup|sched_switch|wpf): (.*)')
+ev = re.compile(r'\] (\S+)\s+([\d.]+): (sched_wakeup|sched_switch|wpf|deqs): (.*)')
+deqs = []
 def wakes(path):
 	out, pend, probe = [], None, 0
 	for line in open(path):
@@ -507,6 +510,10 @@ def wakes(path):
 		flags, t, e, rest = m.groups()
 		if e == 'wpf' and ' pid=2 ' in rest:
 			probe += 1
+		elif e == 'deqs' and ' pid=2 ' in rest:
+			deqs.append(re.search(r' dl=(\d) r=(\d)', rest).groups())
+		elif e == 'sched_switch' and 'prev_comm=w-0 ' in rest and 'prev_state=S' in rest:
+			deqs.append('sleep')
 		elif e == 'sched_wakeup' and 'comm=w-0 ' in rest:
 			pend = (flags[1], t)
 		elif e == 'sched_switch' and 'next_comm=w-0 ' in rest and pend:
@@ -514,6 +521,7 @@ def wakes(path):
 			pend = None
 	return out, probe
 w, _ = wakes(sys.argv[1])
+deqs.clear()
 wp, probes = wakes(sys.argv[2])
 kinds = {f for f, _ in w}
 if kinds != {'N', '.'}:
@@ -522,11 +530,16 @@ if any((f == 'N') != at_once for f, at_once in w):
 	sys.exit('a wake-up whose flag does not match the switch that followed')
 if probes < len(wp) or wp != w:
 	sys.exit('%d wpf lines for %d wake-ups, or other wake-ups with probes' % (probes, len(wp)))
+sleeps = [i for i, d in enumerate(deqs) if d == 'sleep']
+if not sleeps or any(i == 0 or deqs[i - 1] == 'sleep' for i in sleeps) or \
+		any(d != 'sleep' and (d[0] == '1') != (d[1] == '0') for d in deqs):
+	sys.exit('w slept %d times: not each after one deqs line, or a deqs line whose '
+		 'delay and result disagree' % len(sleeps))
 a, b = (json.load(open(f)) for f in sys.argv[3:5])
 if a['tasks'] != b['tasks']:
 	sys.exit('the probes changed the figures')
 EOF
-); then ok "trace: a wake-up's resched flag matches its switch; FAIRSIM_PROBES adds wpf lines only"
+); then ok "trace: a wake-up's resched flag matches its switch; FAIRSIM_PROBES adds wpf and deqs lines only"
 else bad "trace: wake-up flags or probes: $why"; fi
 
 # FAIRSIM_FUTEX=1 writes glibc's futex calls into the trace as the guest's
