@@ -79,7 +79,8 @@ EOT
 grep -q '^mutate: ' "$out/mutate" || { cat "$out/mutate"; result fail "mutate.sh did not finish"; }
 
 # 3. The audit's own mutants (fixtures/mutants/checker-audit): each breaks a
-# premise of the incremental checker in a patched copy of shim/. The
+# premise of the incremental checker in a patched copy of shim/
+# (sched_fair/shim_mutant.sh). The
 # incremental mode alone passes audit_suites (the mutant is invisible to it);
 # under the full checker the audit's fault fails them. Cost, a mutant: a
 # copy of the base build, the patched unit's compile and a link (about 2 s
@@ -88,19 +89,8 @@ audit_suites='fair_affinity.* fair_avg_vruntime.*'
 for patch in "$top"/fixtures/mutants/checker-audit/*.patch; do
 	name=checker-audit/$(basename "$patch" .patch)
 	dir=$out/$name
-	mkdir -p "$dir/obj"
-	cp -a "$top/shim" "$dir/shim"
-	if ! patch -s -p1 --fuzz=0 -d "$dir" <"$patch" >"$dir/patch.log" 2>&1; then
-		result fail "$name: fixtures/mutants/$name.patch does not apply to shim/: refresh its context ($dir/patch.log)"
-		continue
-	fi
-	units=$(sed -n 's|^+++ b/shim/\([^/]*\)/.*|\1|p' "$patch" | sort -u)
-	# A private copy of the base build: only the patched units are rebuilt.
-	cp -a "$obj/k" "$obj/u" "$obj/gen" "$obj/kflags" "$dir/obj/"
-	ln -s "$obj/kbuild" "$dir/obj/kbuild"
-	if ! make -s --no-print-directory -f "$top/sched_fair/build.mk" KSRC="$ksrc" OBJ="$dir/obj" \
-	     PROFILE="$profile" SHIM_DIR="$dir/shim" SHIM_PATCHED="$(echo $units)" fairtest >"$dir/build.log" 2>&1; then
-		result fail "$name: does not compile ($dir/build.log)"
+	if ! why=$("$top/sched_fair/shim_mutant.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
+		result fail "$name: $why"
 		continue
 	fi
 	for mode in incremental full; do
