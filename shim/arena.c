@@ -40,8 +40,12 @@
 #define REDZONE		16UL
 #define MAX_CLASSES	64
 
+/*
+ * An object's place as an offset, not a pointer: memcheck's leak check
+ * would find every object reachable through this table otherwise.
+ */
 struct block {
-	char *p;
+	unsigned long at;	/* from region */
 	unsigned int klass;
 	unsigned int size;	/* asked for; 0 once freed */
 };
@@ -122,15 +126,15 @@ void *ft_host_slab_alloc(unsigned long size)
 		if (nr_blocks == cap_blocks)
 			blocks = grow(blocks, &cap_blocks, sizeof(*blocks));
 		b = &blocks[nr_blocks++];
-		b->p = bump + REDZONE;
+		b->at = bump + REDZONE - region;
 		b->klass = k - classes;
 		bump += REDZONE + k->size;
 	}
 	b->size = size ? size : 1;
-	VALGRIND_MALLOCLIKE_BLOCK(b->p, b->size, REDZONE, 0);
-	memset(b->p, 0, b->size);
+	VALGRIND_MALLOCLIKE_BLOCK(region + b->at, b->size, REDZONE, 0);
+	memset(region + b->at, 0, b->size);
 	live++;
-	return b->p;
+	return region + b->at;
 #endif
 }
 
@@ -140,6 +144,7 @@ void ft_host_slab_free(void *p)
 	live--;
 	free(p);
 #else
+	unsigned long at = (char *)p - region;
 	unsigned int lo = 0, hi = nr_blocks;
 	struct klass *k;
 	struct block *b;
@@ -147,12 +152,12 @@ void ft_host_slab_free(void *p)
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
-		if (blocks[mid].p < (char *)p)
+		if (blocks[mid].at < at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == nr_blocks || blocks[lo].p != p || !blocks[lo].size)
+	if (lo == nr_blocks || blocks[lo].at != at || !blocks[lo].size)
 		ft_host_abort("kfree() of an address that is no live slab object");
 	b = &blocks[lo];
 	b->size = 0;
