@@ -483,6 +483,7 @@ void ft_host_free(void *p);
 void *ft_host_slab_alloc(unsigned long size);	/* zeroed */
 void ft_host_slab_free(void *p);
 void ft_host_slab_reset(void);
+void ft_host_slab_unused(char **start, unsigned long *len);	/* not yet carved */
 /* NULL, or why slab objects follow the host heap's order in this build. */
 const char *ft_host_slab_unordered(void);
 void ft_host_log(const char *msg);
