@@ -4,13 +4,15 @@
 # The incremental invariant checker finds what the full one finds
 # (FAIRTEST_CHECKER=full, docs/speed.md): every suite, and property
 # sequences beyond the suites' own, print the same KTAP under both on the
-# unmutated tree; each mutant of the checker's own rules (lag clamp,
-# eligibility, V sums, augmented minima, counts) applied to fair.c makes
-# every suite print the same KTAP under both, and is caught; the full
-# checker's audit of the incremental one's premises (a fault of its own)
-# never fires, and fails a suite once a mutant of the shim breaks a premise
-# (fixtures/mutants/checker-audit); a bad FAIRTEST_CHECKER is refused. Prints one line per
-# check and a tally (a mutant the tree lacks the lines of is skipped).
+# unmutated tree, and fairsim on 8 and 16 CPUs the same output; each
+# mutant of the checker's own rules (lag clamp, eligibility, V sums,
+# augmented minima, counts) applied to fair.c makes every suite print the
+# same KTAP under both, and is caught; the full checker's audit of the
+# incremental one's premises (a fault of its own) never fires, and fails a
+# suite once a mutant of the shim breaks a premise
+# (fixtures/mutants/checker-audit); a bad FAIRTEST_CHECKER is refused.
+# Prints one line per check and a tally (a mutant the tree lacks the lines
+# of is skipped).
 #
 # usage: modes.sh OBJ KSRC PROFILE
 set -u
@@ -52,6 +54,33 @@ for run in suites property; do
 	else
 		diff "$out/$run.full" "$out/$run.incremental" | head -n 10
 		result fail "unmutated, $run: the checkers differ or a case failed (see $out/$run.*)"
+	fi
+done
+
+# 1b. fairsim on many CPUs, where load balancing moves tasks between two
+# locked runqueues most often: the same tables and JSON under both
+# checkers, with the run's migrations counted. Cost: about 2.5 s of the
+# two modes on a 2-core VM.
+for run in two-pkg-16:cyclictest-hackbench cls-mc-16:schbench smt-mc-8:schbench; do
+	topo=${run%%:*} wl=${run#*:}
+	for mode in full incremental; do
+		FAIRTEST_CHECKER=$mode "$obj/fairsim" --topology "$topo" --duration 1 \
+			--json "$out/sim.$topo.$wl.$mode.json" "$top/fixtures/workloads/$wl.json" \
+			>"$out/sim.$topo.$wl.$mode" 2>&1
+		echo $? >>"$out/sim.$topo.$wl.$mode"
+	done
+	migrations=$(python3 -c 'import json, sys
+def count(o):
+	if isinstance(o, dict):
+		return sum(v if k == "migrations" and isinstance(v, int) else count(v) for k, v in o.items())
+	return sum(count(x) for x in o) if isinstance(o, list) else 0
+print(count(json.load(open(sys.argv[1]))))' "$out/sim.$topo.$wl.full.json" 2>/dev/null)
+	if [ "$(tail -n 1 "$out/sim.$topo.$wl.full")" = 0 ] && cmp -s "$out/sim.$topo.$wl.full" "$out/sim.$topo.$wl.incremental" &&
+	   cmp -s "$out/sim.$topo.$wl.full.json" "$out/sim.$topo.$wl.incremental.json"; then
+		result ok "fairsim $wl on $topo, 1 s: the same output under both checkers ($migrations migrations)"
+	else
+		diff "$out/sim.$topo.$wl.full" "$out/sim.$topo.$wl.incremental" | head -n 10
+		result fail "fairsim $wl on $topo: the checkers differ or fairsim failed (see $out/sim.$topo.$wl.*)"
 	fi
 done
 
