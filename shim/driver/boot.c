@@ -294,6 +294,8 @@ void ft_shutdown(void)
 #ifdef CONFIG_ENERGY_MODEL
 	ft_em_unregister();	/* after the perf domains that point into it */
 #endif
+	/* Dequeued while the rqs and groups that hold the timers are there. */
+	ft_hrtimer_reset();
 	ft_for_each_task_id(id) {
 		ft_autogroup_release(ft_m.tasks[id].p, true);
 		ft_numa_task_free(ft_m.tasks[id].p);
