@@ -62,7 +62,7 @@ REAL_OBJS := $(B)/k/fair_bridge.o $(B)/k/pelt_unit.o $(B)/k/topology_unit.o $(B)
 SHIM_UNITS := driver seams
 # Built in k/shim/: coverage reads k/ and k/lib/ as the tree's own code.
 SHIM_OBJS := $(patsubst %,$(B)/k/shim/%.o,$(SHIM_UNITS)) $(B)/k/gen/prio_tables.o
-USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/fiu_host.c $(TOP)/shim/topo_file.c $(TOP)/tests/kunit/runner.c $(TOP)/tests/kunit/snapshot.c \
+USER_SRCS := $(TOP)/shim/host.c $(TOP)/shim/arena.c $(TOP)/shim/fiu_host.c $(TOP)/shim/topo_file.c $(TOP)/tests/kunit/runner.c $(TOP)/tests/kunit/snapshot.c \
 	     $(TOP)/tests/harness.c $(filter-out $(TOP)/tests/harness.c,$(wildcard $(TOP)/tests/*.c))
 USER_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(USER_SRCS)) $(B)/u/gen/seam_stubs.o \
 	     $(B)/u/gen/topologies.o
@@ -70,7 +70,7 @@ USER_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(USER_SRCS)) $(B)/u/gen/seam_stub
 BIN	:= $(B)/fairtest
 # The workload simulator (sim/, user side) on the same kernel-side objects.
 SIM_SRCS := $(wildcard $(TOP)/sim/*.c)
-SIM_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(SIM_SRCS)) $(B)/u/shim/host.o \
+SIM_OBJS := $(patsubst $(TOP)/%.c,$(B)/u/%.o,$(SIM_SRCS)) $(B)/u/shim/host.o $(B)/u/shim/arena.o \
 	    $(B)/u/shim/fiu_host.o $(B)/u/shim/topo_file.o $(B)/u/gen/seam_stubs.o \
 	    $(B)/u/gen/topologies.o
 FAIRSIM	:= $(B)/fairsim

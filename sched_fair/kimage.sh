@@ -33,6 +33,15 @@ else
 fi
 [ -n "$version" ] ||
 	die "KSRC=$ksrc is not a Debian linux-source tree, so Debian has no image of it; build its kernel instead (make twin builds one for KSRC trees)"
+# The version file travels with a copy of the tree (cp -a), which may since
+# have become another kernel: the tree is Debian's only while its Makefile
+# says that version (Debian's x.y~rcN and x.y are Makefile's x.y.0).
+made=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } $1 == "SUBLEVEL" { s = $2 }
+	END { print v "." p "." s }' "$ksrc/Makefile" 2>/dev/null)
+said=${version%%-*}
+said=${said%%~*}
+[ "$said" = "$made" ] || [ "$said.0" = "$made" ] ||
+	die "KSRC=$ksrc says Debian $version but its Makefile $made, so it is not that Debian tree; remove its .fairtest-version, or use PROFILE=base"
 
 out=$cache/kimages/$version
 if [ -f "$out/vmlinuz" ] && [ -f "$out/config" ]; then

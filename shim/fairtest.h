@@ -479,6 +479,13 @@ void ft_set_observe_probes(bool on);
 void *ft_host_zalloc(unsigned long size);
 void *ft_host_alloc(unsigned long size);	/* not zeroed */
 void ft_host_free(void *p);
+/* The slab seam's objects, in allocation order (shim/arena.c). */
+void *ft_host_slab_alloc(unsigned long size);	/* zeroed */
+void ft_host_slab_free(void *p);
+void ft_host_slab_reset(void);
+void ft_host_slab_unused(char **start, unsigned long *len);	/* not yet carved */
+/* NULL, or why slab objects follow the host heap's order in this build. */
+const char *ft_host_slab_unordered(void);
 void ft_host_log(const char *msg);
 /* printf-style formatting done by libc (kernel %p extensions print as %p). */
 int ft_host_vformat(char *buf, unsigned long size, const char *fmt,
@@ -509,6 +516,9 @@ void ft_inject_disable(enum ft_point point);
 unsigned long ft_inject_fired(enum ft_point point);
 /* What an error path must leave unchanged. */
 long ft_slab_live(void);	/* slab objects allocated and not yet freed */
+/* An object from the slab seam and back, as fair.c's kmalloc()/kfree(). */
+void *ft_slab_alloc(unsigned long size);
+void ft_slab_free(void *p);
 ft_u64 ft_rq_clock(int cpu);	/* rq->clock */
 
 #endif /* FAIRTEST_H */

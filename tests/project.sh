@@ -4,7 +4,8 @@
 # `make test`: the fair.c suites (KTAP), then the CLI and parser checks,
 # the workload simulator's checks (tests/sim) and Debian's rt-app on its
 # workload files, valgrind, ASan+UBSan and the fault matrix, the runner's
-# self-test, `make mutate`, the checker's two modes (tests/checker), make
+# self-test, `make mutate`, the checker's two modes (tests/checker), the
+# shim's mutants (tests/shim_mutants.sh), make
 # campaign's checks (tests/campaign), the gate on the fixture series, a short twin
 # run (tests/twin), and the docs' links and make targets (tests/docs).
 # Ends with one tally line over all of them.
@@ -108,6 +109,12 @@ cat "$obj/checker.log"
 checker=$(sed -n 's/^checker: //p' "$obj/checker.log")
 [ -n "$checker" ] || { checker="0 passed, 1 failed"; failed=1; }
 
+# The shim's own oracles against their mutants (fixtures/mutants/shim).
+"$top/tests/shim_mutants.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" >"$obj/shim-mutants.log" 2>&1 || failed=1
+cat "$obj/shim-mutants.log"
+shim=$(sed -n 's/^shim-mutants: //p' "$obj/shim-mutants.log")
+[ -n "$shim" ] || { shim="0 passed, 1 failed"; failed=1; }
+
 # make campaign: each kind's merge is the one machine's report; two ssh
 # logins to 127.0.0.1; a killed shard rerun; resume; bad input.
 "$top/tests/campaign/run.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" >"$obj/campaign.log" 2>&1 || failed=1
@@ -139,6 +146,6 @@ cat "$obj/docs.log"
 docs=$(sed -n 's/^docs: //p' "$obj/docs.log")
 [ -n "$docs" ] || { docs="0 passed, 1 failed"; failed=1; }
 
-sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $checker, $campaign, $gate, $twin, $docs" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
+sum() { echo "$suites, $cli, $sim, $memfault, $selftest, $mutate, $checker, $shim, $campaign, $gate, $twin, $docs" | grep -o "[0-9]* $1" | awk '{ n += $1 } END { print n + 0 }'; }
 echo "test: $(sum passed) passed, $(sum failed) failed, $(sum skipped) skipped"
 exit $failed

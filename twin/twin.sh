@@ -68,8 +68,10 @@ m=re.search(r"\"duration\"\s*:\s*([0-9.]+)", t)
 print(m.group(1) if m else 10)' "$workload")
 
 # The previous result stays until this run has a whole one to put there.
+# FAIRTEST_TWIN_KEEP=1: a failed run's files stay, a failed boot's console
+# and QEMU output with them (twin/boot.sh keeps its own under this dir).
 tmp=$(mktemp -d "$result.tmp.XXXXXX")
-trap 'rm -rf "$tmp" "$tmp".old*' EXIT
+trap 'rc=$?; rm -rf "$tmp".old*; { [ "$rc" -ne 0 ] && [ -n "${FAIRTEST_TWIN_KEEP:-}" ]; } || rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM HUP
 
 # What rt-app 1.0 cannot run is said before anything boots.

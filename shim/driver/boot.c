@@ -9,6 +9,7 @@
 #include <linux/cgroup.h>
 #include "driver.h"
 #include "autogroup.h"	/* kernel/sched/autogroup.h: autogroup_free() */
+#include "../seams/numa_mm.h"	/* ft_numa_mm_reset() */
 
 DEFINE_PER_CPU_SHARED_ALIGNED(struct rq, runqueues);
 DEFINE_PER_CPU(struct rnd_state, sched_rnd_state);
@@ -215,6 +216,9 @@ int ft_boot(int nr_cpus)
 	cpumask_copy(&__cpu_enabled_mask, &__cpu_possible_mask);
 	atomic_set(&__num_online_cpus, nr_cpus);
 
+	/* The last machine's objects are freed: this one's start the arena over. */
+	ft_numa_mm_reset();
+	ft_host_slab_reset();
 	err = alloc_cpu_areas(nr_cpus);
 	if (err)
 		return err;
@@ -290,6 +294,8 @@ void ft_shutdown(void)
 #ifdef CONFIG_ENERGY_MODEL
 	ft_em_unregister();	/* after the perf domains that point into it */
 #endif
+	/* Dequeued while the rqs and groups that hold the timers are there. */
+	ft_hrtimer_reset();
 	ft_for_each_task_id(id) {
 		ft_autogroup_release(ft_m.tasks[id].p, true);
 		ft_numa_task_free(ft_m.tasks[id].p);

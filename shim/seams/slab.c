@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seams owned by mm/slab: fair.c allocates per-CPU group entities and
- * cfs_rqs when a task group is created. Fakes on top of the host allocator;
- * the memory is always zeroed, which covers __GFP_ZERO and makes a missed
- * initialisation show up the same way every run. Freed through ft_host_free.
+ * cfs_rqs when a task group is created, NUMA groups as tasks share pages.
+ * Fakes on top of shim/arena.c, whose addresses follow the order of the
+ * allocations, as fair.c makes them, and not the host heap's (fair.c
+ * compares two numa_group addresses); the memory is always zeroed, which
+ * covers __GFP_ZERO and makes a missed initialisation show up the same way
+ * every run.
  * Each entry point is a failure point, and so is "any allocation made
  * under alloc_fair_sched_group" (the driver marks that span), since a
  * GFP_KERNEL allocation may fail where __GFP_NOFAIL is not given. Live
@@ -27,7 +30,7 @@ static void *slab_alloc(size_t size, gfp_t flags, enum ft_point point)
 	    (ft_host_fail(point) ||
 	     (ft_slab_site != FT_FP_NR && ft_host_fail(ft_slab_site))))
 		return NULL;
-	p = ft_host_zalloc(size);
+	p = ft_host_slab_alloc(size);
 	if (p)
 		live++;
 	return p;
@@ -59,7 +62,7 @@ void kfree(const void *objp)
 	if (ZERO_OR_NULL_PTR(objp))
 		return;
 	live--;
-	ft_host_free((void *)objp);
+	ft_host_slab_free((void *)objp);
 }
 
 long ft_slab_live(void)
@@ -71,4 +74,15 @@ long ft_slab_live(void)
 long ft_slab_live_adjust(long delta)
 {
 	return live += delta;
+}
+
+/* For tests: an object from the seam, as fair.c's kmalloc() gets one. */
+void *ft_slab_alloc(unsigned long size)
+{
+	return __kmalloc_noprof(size, GFP_KERNEL);
+}
+
+void ft_slab_free(void *p)
+{
+	kfree(p);
 }

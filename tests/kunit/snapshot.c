@@ -84,6 +84,12 @@ struct image {
 };
 
 static struct image *img;
+static void (*leave)(char **start, size_t *len);
+
+void snapshot_leave(void (*span)(char **start, size_t *len))
+{
+	leave = span;
+}
 
 static int add_region(struct image *im, char *start, char *end)
 {
@@ -110,30 +116,41 @@ static int add_around(struct image *im, char *start, char *end,
 }
 
 /*
- * Every private writable mapping but the stack, the image itself and the
- * rseq area, where the kernel keeps this thread's CPU number.
+ * Every private writable mapping but the stack, the image itself, the
+ * rseq area, where the kernel keeps this thread's CPU number, and what
+ * snapshot_leave() names (asked first: it may map what it names).
  */
 static int writable_regions(struct image *im)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	char *rseq = (char *)__builtin_thread_pointer() + __rseq_offset;
-	struct span hole[2] = {
+	struct span hole[3] = {
 		{ (char *)im, (char *)im + (sizeof(*im) + page - 1) / page * page },
 		{ rseq, rseq + __rseq_size },
 	};
+	int nr_holes = 2;
 	char line[512], perms[8], name[256];
 	unsigned long start, end;
-	FILE *maps = fopen("/proc/self/maps", "r");
+	FILE *maps;
 	int err = 0;
 
+	if (leave) {
+		size_t len = 0;
+
+		leave(&hole[2].start, &len);
+		hole[2].end = hole[2].start + len;
+		nr_holes += len != 0;
+	}
+	for (int i = 1; i < nr_holes; i++)	/* in address order */
+		for (int j = i; j > 0 && hole[j].start < hole[j - 1].start; j--) {
+			struct span first = hole[j];
+
+			hole[j] = hole[j - 1];
+			hole[j - 1] = first;
+		}
+	maps = fopen("/proc/self/maps", "r");
 	if (!maps)
 		return -1;
-	if (hole[1].start < hole[0].start) {
-		struct span first = hole[1];
-
-		hole[1] = hole[0];
-		hole[0] = first;
-	}
 	while (!err && fgets(line, sizeof(line), maps)) {
 		name[0] = 0;
 		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &start, &end, perms, name) < 3)
@@ -141,7 +158,7 @@ static int writable_regions(struct image *im)
 		if (strcmp(perms, "rw-p") || !strcmp(name, "[stack]") ||
 		    !strcmp(name, "[vvar]") || !strcmp(name, "[vdso]"))
 			continue;
-		err = add_around(im, (char *)start, (char *)end, hole, 2);
+		err = add_around(im, (char *)start, (char *)end, hole, nr_holes);
 	}
 	fclose(maps);
 	return err;

@@ -130,6 +130,10 @@ n=$(images)
 bad "a kernel that does not build" "the kernel of $fake did not build: kernel/sched/fair.c:1:5: error" env FT_FAIL=1 "$kernel" "$fake" "$work"
 check "a failed build leaves no image" '[ "$(images)" -eq "$n" ] && [ -z "$(find "$work/images" -mindepth 1 -maxdepth 1 -name ".*")" ]'
 bad "a config that lost what the guest needs" "lost CONFIG_DEVTMPFS" env FT_DROP=DEVTMPFS "$kernel" "$fake" "$work"
+# A copy of a Debian tree keeps its version file after it became another kernel.
+cp -a "$fake" "$out/copy" && echo 9.8.1-1 >"$out/copy/.fairtest-version"
+bad "a Debian version its Makefile contradicts" "says Debian 9.8.1-1 but its Makefile 9.9.0, so it is not that Debian tree" \
+	"$kernel" --fragment "$out/copy" "$work"
 
 echo "twin-kernel: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -182,7 +182,18 @@ bad "a workload that waits without a mutex" 'has no "mutex": rt-app 1.0 never re
 	"$top/twin/twin.sh" "$fairsim" "$ksrc" "$top/fixtures/workloads/schbench.json" "$out/bad" 1 2 1 "" 1 icount:1
 bad "a guest that does not finish in its time" "did not power off within 5 s" \
 	env FAIRTEST_TWIN_LIMIT=5 "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1
-rm -f "$out/bad.out" "$out/bad.err"
+# FAIRTEST_TWIN_KEEP=1: the same guest's console stays where boot.sh says.
+FAIRTEST_TWIN_KEEP=1 FAIRTEST_TWIN_LIMIT=5 "$top/twin/twin.sh" "$fairsim" "$ksrc" "$sleeper" "$out/bad" 1 2 1 "" 1 icount:1 \
+	>"$out/bad.out" 2>"$out/bad.err"
+rc=$?
+kept=$(sed -n 's/^fairtest: kept //p' "$out/bad.err")
+if [ "$rc" -ne 0 ] && [ -n "$kept" ] && [ -f "$kept/console.log" ] && [ -f "$kept/qemu.log" ]; then
+	ok "FAIRTEST_TWIN_KEEP=1 keeps a killed guest's console and QEMU output ($(ls "$kept" | tr '\n' ' '))"
+else
+	sed 's/^/# /' "$out/bad.err"
+	not_ok "FAIRTEST_TWIN_KEEP=1: exit $rc, kept '${kept:-nothing}'"
+fi
+rm -rf "$out"/bad.tmp.* "$out/bad.out" "$out/bad.err"
 
 echo "twin: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
