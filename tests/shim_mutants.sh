@@ -4,7 +4,7 @@
 # The shim's own oracles prove themselves: each fixtures/mutants/shim/*.patch
 # breaks the shim (not fair.c) and names the cases that must catch it on
 # its "Caught by:" line. Those cases pass on the base build and fail on the
-# mutant's (sched_fair/shim_mutant.sh builds it). Then the decisions those
+# mutant's (sched_fair/mutant_build.sh builds it). Then the decisions those
 # oracles guard, end to end: fair_numa.* prints the same KTAP with the host
 # heap's holes moved (tests/heap/noise.c preloaded, three seeds) as
 # without, since fair.c orders two numa_groups by address. Prints one line
@@ -39,7 +39,7 @@ for patch in "$top"/fixtures/mutants/shim/*.patch; do
 		why="no 'Caught by:' line in $patch"
 	elif ! "$obj/fairtest" $cases >"$out/base.$(basename "$patch" .patch)" 2>&1; then
 		why="$cases fail on the base build ($out/base.$(basename "$patch" .patch))"
-	elif ! why=$("$top/sched_fair/shim_mutant.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
+	elif ! why=$("$top/sched_fair/mutant_build.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
 		:
 	elif "$dir/obj/fairtest" $cases >"$dir/run" 2>&1; then
 		why="survives: $cases pass on it ($(sed -n 's/^fairtest: //p' "$dir/run"))"

@@ -19,19 +19,11 @@ set -u
 obj=$1 ksrc=$2 profile=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$obj/checker-modes
-passed=0 failed=0 skipped=0
+skipped=0
 rm -rf "$out"
 mkdir -p "$out"
 
-result() {	# ok|fail, what
-	if [ "$1" = ok ]; then
-		passed=$((passed + 1))
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-	fi
-}
+. "$top/tests/result.sh"
 
 # The checker's own rules: each mutant breaks one (n/a where the tree
 # lacks its lines; 7.x's twins are the x- ones).
@@ -109,7 +101,7 @@ grep -q '^mutate: ' "$out/mutate" || { cat "$out/mutate"; result fail "mutate.sh
 
 # 3. The audit's own mutants (fixtures/mutants/checker-audit): each breaks a
 # premise of the incremental checker in a patched copy of shim/
-# (sched_fair/shim_mutant.sh). The
+# (sched_fair/mutant_build.sh). The
 # incremental mode alone passes audit_suites (the mutant is invisible to it);
 # under the full checker the audit's fault fails them. Cost, a mutant: a
 # copy of the base build, the patched unit's compile and a link (about 2 s
@@ -118,7 +110,7 @@ audit_suites='fair_affinity.* fair_avg_vruntime.*'
 for patch in "$top"/fixtures/mutants/checker-audit/*.patch; do
 	name=checker-audit/$(basename "$patch" .patch)
 	dir=$out/$name
-	if ! why=$("$top/sched_fair/shim_mutant.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
+	if ! why=$("$top/sched_fair/mutant_build.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
 		result fail "$name: $why"
 		continue
 	fi

@@ -5,8 +5,8 @@
 # fixtures/mutants/engine/ (a patch; its "caught-by:" line names the
 # checks of tests/sim/run.sh, by the start of their titles, " | " between
 # them, that must catch it) is applied to a copy of sim/, fairsim is
-# built from that copy in a copy of the base build, and tests/sim/run.sh
-# runs on it: the first named check fails, and none but the named ones.
+# built from that copy in a copy of the base build
+# (sched_fair/mutant_build.sh), and tests/sim/run.sh runs on it: the first named check fails, and none but the named ones.
 # Cost, a mutant: the copy (about 2 s on a 2-core VM), one compile and a
 # link, and one run of tests/sim/run.sh (about 10 s of CPU). Prints one
 # line per mutant and "engine mutants: N passed, N failed" last.
@@ -16,19 +16,10 @@ set -u
 obj=$1 ksrc=$2 profile=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$obj/sim-mutants
-passed=0 failed=0
 rm -rf "$out"
 mkdir -p "$out" || exit 1
 
-result() {	# ok|fail, what
-	if [ "$1" = ok ]; then
-		passed=$((passed + 1))
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-	fi
-}
+. "$top/tests/result.sh"
 
 for patch in "$top"/fixtures/mutants/engine/*.patch; do
 	name=engine/$(basename "$patch" .patch)
@@ -38,18 +29,8 @@ for patch in "$top"/fixtures/mutants/engine/*.patch; do
 		result fail "$name: no 'caught-by: CHECK' line in fixtures/mutants/$name.patch"
 		continue
 	fi
-	mkdir -p "$dir/obj"
-	cp -a "$top/sim" "$dir/sim"
-	if ! patch -s -p1 --fuzz=0 -d "$dir" <"$patch" >"$dir/patch.log" 2>&1; then
-		result fail "$name: fixtures/mutants/$name.patch does not apply to sim/: refresh its context ($dir/patch.log)"
-		continue
-	fi
-	# A private copy of the base build: only the patched files are rebuilt.
-	cp -a "$obj/k" "$obj/u" "$obj/gen" "$obj/kflags" "$dir/obj/"
-	ln -s "$obj/kbuild" "$dir/obj/kbuild"
-	if ! make -s --no-print-directory -f "$top/sched_fair/build.mk" KSRC="$ksrc" OBJ="$dir/obj" \
-	     PROFILE="$profile" SIM_DIR="$dir/sim" fairsim >"$dir/build.log" 2>&1; then
-		result fail "$name: does not compile ($dir/build.log)"
+	if ! why=$("$top/sched_fair/mutant_build.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
+		result fail "$name: $why"
 		continue
 	fi
 	"$top/tests/sim/run.sh" "$dir/obj/fairsim" >"$dir/run.log" 2>&1
