@@ -55,13 +55,13 @@ static void plan_catch_up(struct sim_run *run, struct sim_task *t, ft_u64 now, i
 		t->phase_loop = s->phase_loop;
 		t->thread_loop = s->thread_loop;
 		t->state = 1;
-		/* behave()'s count of the steps at one instant: end of run, pipe, run */
+		/* behave()'s count of the steps at one instant */
 		if (s->due == now) {
 			if (now != run->last_now) {
 				run->last_now = now;
 				run->zero_time_steps = 0;
 			}
-			run->zero_time_steps += 3;
+			run->zero_time_steps += s->steps;
 		}
 	}
 }
@@ -180,31 +180,44 @@ static inline bool plan_safe(struct sim_run *run, const struct sim_event *e)
 	return false;
 }
 
-/* @t has just started a run: plan the pipe steps and runs after it. */
+/*
+ * @t has just started a run, or the wake-up cost before it tries its pipe
+ * operation again (step(): a pipe operation started and not blocked on):
+ * plan that try and the pipe steps and runs after.
+ */
 void sim_plan(struct sim_run *run, struct sim_task *t)
 {
 	const struct sim_def *d = &run->w->defs[t->def];
 	const struct sim_event *e = &d->ph[t->phase].ev[t->ev];
 	struct plan_pos pos;
-	ft_u64 exec, at, due;
+	ft_u64 exec, at, due, first;
+	bool retry = e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ;
 	int cpu, n = 0;
 
-	if (run->o->no_plans || t->state != 1 || e->kind != SIM_RUN || !e->ns || t->done ||
+	first = retry ? run->o->wake_cost_ns : e->kind == SIM_RUN ? e->ns : 0;
+	if (run->o->no_plans || t->state != 1 || !first || (retry && t->blocked) || t->done ||
 	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
 		return;
 	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
 		abort();
 	exec = ft_task_exec_ns(t->id);
-	at = exec + e->ns;
-	due = ft_now() + e->ns;
+	at = exec + first;
+	due = ft_now() + first;
 	/* built in registers: a copy of a step just written stalls on its stores */
 	pos = (struct plan_pos){ t->phase, t->ev, t->phase_loop, t->thread_loop };
 	while (n < SIM_PLAN_MAX) {
 		const struct sim_event *op, *r;
 		struct sim_step *s;
 
-		if (!plan_advance(d, &pos) || !plan_safe(run, op = &d->ph[pos.phase].ev[pos.ev]) ||
-		    !plan_advance(d, &pos) || (r = &d->ph[pos.phase].ev[pos.ev])->kind != SIM_RUN ||
+		if (retry) {
+			op = e;
+			if (!plan_safe(run, op))
+				break;
+		} else if (!plan_advance(d, &pos) ||
+			   !plan_safe(run, op = &d->ph[pos.phase].ev[pos.ev])) {
+			break;
+		}
+		if (!plan_advance(d, &pos) || (r = &d->ph[pos.phase].ev[pos.ev])->kind != SIM_RUN ||
 		    !r->ns)
 			break;
 		s = &t->plan[n++];
@@ -212,6 +225,9 @@ void sim_plan(struct sim_run *run, struct sim_task *t)
 		s->due = due;
 		s->res = op->res;
 		s->write = op->kind == SIM_PIPE_WRITE;
+		/* behave()'s steps at the instant: the try, the run; or end of run, pipe, run */
+		s->steps = retry ? 2 : 3;
+		retry = false;
 		s->phase = pos.phase;
 		s->ev = pos.ev;
 		s->phase_loop = pos.phase_loop;

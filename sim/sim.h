@@ -119,6 +119,7 @@ struct sim_step {
 	ft_u64 at, due;		/* exec time; the time it reaches it, running on */
 	int res;
 	bool write;
+	char steps;		/* behave()'s steps it stands for at its instant */
 	int phase, ev;
 	long phase_loop, thread_loop;
 };
