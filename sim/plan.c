@@ -40,29 +40,45 @@
  * switch's update_curr() may use a clock whose update was skipped, after a
  * wake-up preemption: its sum_exec_runtime then falls short).
  */
-static void plan_catch_up(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
+static inline bool plan_due(const struct sim_task *t, ft_u64 due, ft_u64 now, int tie)
 {
-	while (t->plan_i < t->plan_n) {
-		const struct sim_step *s = &t->plan[t->plan_i];
+	return due < now || (due == now && t->plan_cpu < tie);
+}
 
-		if (s->due > now || (s->due == now && t->plan_cpu >= tie))
-			return;
-		t->plan_i++;
-		run->fill[s->res] += s->write ? 1 : -1;
-		(s->write ? run->plan_w : run->plan_r)[s->res]--;
-		t->phase = s->phase;
-		t->ev = s->ev;
-		t->phase_loop = s->phase_loop;
-		t->thread_loop = s->thread_loop;
-		t->state = 1;
-		/* behave()'s count of the steps at one instant */
-		if (s->due == now) {
-			if (now != run->last_now) {
-				run->last_now = now;
-				run->zero_time_steps = 0;
-			}
-			run->zero_time_steps += s->steps;
+/*
+ * @t's steps due by @now taken, its first one due. Their effects on the
+ * pipes add up, so only the last step's place in the program is written;
+ * dues grow with each step, so only the last can be due exactly now.
+ */
+static inline __attribute__((always_inline)) void
+plan_take(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
+{
+	const struct sim_step *s = &t->plan[t->plan_i], *end = &t->plan[t->plan_n];
+	long *fill = run->fill, *plan_w = run->plan_w, *plan_r = run->plan_r;
+
+	do {
+		if (s->write) {
+			fill[s->res]++;
+			plan_w[s->res]--;
+		} else {
+			fill[s->res]--;
+			plan_r[s->res]--;
 		}
+	} while (++s < end && plan_due(t, s->due, now, tie));
+	t->plan_i = s - t->plan;
+	s--;
+	t->phase = s->phase;
+	t->ev = s->ev;
+	t->phase_loop = s->phase_loop;
+	t->thread_loop = s->thread_loop;
+	t->state = 1;
+	/* behave()'s count of the steps at one instant: the try, the run; or end of run, pipe, run */
+	if (s->due == now) {
+		if (now != run->last_now) {
+			run->last_now = now;
+			run->zero_time_steps = 0;
+		}
+		run->zero_time_steps += s->retry ? 2 : 3;
 	}
 }
 
@@ -71,9 +87,9 @@ static void plan_cut(struct sim_run *run, struct sim_task *t, int from)
 {
 	for (int j = from; j < t->plan_n; j++)
 		(t->plan[j].write ? run->plan_w : run->plan_r)[t->plan[j].res]--;
-	/* run_until_exec = at: the driver counts from ft_task_exec_ns() */
+	/* run_until_exec = the step's exec time: the driver counts from ft_task_exec_ns() */
 	if (from < t->plan_n)
-		ft_task_run_budget(t->id, t->plan[from].at - ft_task_exec_ns(t->id), 0);
+		ft_task_run_budget(t->id, t->plan[from].due - t->plan_lag - ft_task_exec_ns(t->id), 0);
 	t->plan_n = from;
 }
 
@@ -95,19 +111,30 @@ static void plans_tidy(struct sim_run *run)
 	}
 }
 
+/* plans_tidy() in the same pass: the order of the planners does not matter */
 void sim_plans_catch_up(struct sim_run *run)
 {
-	ft_u64 now = ft_now();
+	ft_u64 now = ft_now(), next = ~0ULL;
 	int tie = ft_budget_tie_cpu();
 
-	/* the steps' effects add up, so the order of the planners does not matter */
-	for (int k = 0; k < run->nr_planners; k++) {
+	for (int k = 0; k < run->nr_planners; ) {
 		struct sim_task *t = &run->tasks[run->planners[k]];
+		ft_u64 due = t->plan[t->plan_i].due;
 
-		if (t->plan[t->plan_i].due <= now)
-			plan_catch_up(run, t, now, tie);
+		if (plan_due(t, due, now, tie)) {
+			plan_take(run, t, now, tie);
+			if (t->plan_i == t->plan_n) {
+				t->plan_i = t->plan_n = 0;
+				run->planners[k] = run->planners[--run->nr_planners];
+				continue;
+			}
+			due = t->plan[t->plan_i].due;
+		}
+		if (due < next)
+			next = due;
+		k++;
 	}
-	plans_tidy(run);
+	run->plan_next = next;
 }
 
 /* After the loop's own operation on pipe @res: are the planned ones still safe? */
@@ -137,25 +164,28 @@ void sim_plans_check(struct sim_run *run, int res)
 /* A switch away from a planning task: what it did is taken, the rest cut. */
 void sim_plan_end(struct sim_run *run, struct sim_task *t)
 {
-	plan_catch_up(run, t, ft_now(), ft_budget_tie_cpu());
+	ft_u64 now = ft_now();
+	int tie = ft_budget_tie_cpu();
+
+	if (t->plan_i < t->plan_n && plan_due(t, t->plan[t->plan_i].due, now, tie))
+		plan_take(run, t, now, tie);
 	plan_cut(run, t, t->plan_i);
 	plans_tidy(run);
 }
 
 /* Where advance() would go, on a copy; false where it would do more than move. */
 struct plan_pos {
+	const struct sim_phase *ph;
 	int phase, ev;
 	long phase_loop, thread_loop;
 };
 
 static inline bool plan_advance(const struct sim_def *d, struct plan_pos *p)
 {
-	const struct sim_phase *ph;
-
-	if (++p->ev < d->ph[p->phase].nr_ev)
+	if (++p->ev < p->ph->nr_ev)
 		return true;
 	p->ev = 0;
-	if (++p->phase_loop < d->ph[p->phase].loop)
+	if (++p->phase_loop < p->ph->loop)
 		return true;
 	p->phase_loop = 0;
 	if (++p->phase == d->nr_ph) {
@@ -163,86 +193,81 @@ static inline bool plan_advance(const struct sim_def *d, struct plan_pos *p)
 		if (d->loop > 0 && ++p->thread_loop >= d->loop)
 			return false;
 	}
-	ph = &d->ph[p->phase];
-	return ph->nice == SIM_KEEP && ph->slice_ns == SIM_KEEP_SLICE && ph->group < 0;
-}
-
-static inline bool plan_safe(struct sim_run *run, const struct sim_event *e)
-{
-	int r = e->res;
-
-	if (e->kind == SIM_PIPE_WRITE)
-		return !run->waitq_n[r] &&
-		       run->fill[r] + run->plan_w[r] < run->w->pipe_capacity;
-	if (e->kind == SIM_PIPE_READ)
-		return !run->waitq_n[run->w->nr_res + 1 + r] &&
-		       run->fill[r] > run->plan_r[r];
-	return false;
+	p->ph = &d->ph[p->phase];
+	return p->ph->nice == SIM_KEEP && p->ph->slice_ns == SIM_KEEP_SLICE && p->ph->group < 0;
 }
 
 /*
  * @t has just started a run, or the wake-up cost before it tries its pipe
  * operation again (step(): a pipe operation started and not blocked on):
- * plan that try and the pipe steps and runs after.
+ * plan that try and the pipe steps and runs after. Everything the loop
+ * reads is in locals: a store into the plan would otherwise make the
+ * compiler read the run's arrays anew for each step.
  */
 void sim_plan(struct sim_run *run, struct sim_task *t)
 {
 	const struct sim_def *d = &run->w->defs[t->def];
 	const struct sim_event *e = &d->ph[t->phase].ev[t->ev];
-	struct plan_pos pos;
-	ft_u64 exec, at, due, first;
 	bool retry = e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ;
-	int cpu, n = 0;
+	ft_u64 first = retry ? run->o->wake_cost_ns : e->kind == SIM_RUN ? e->ns : 0;
+	const long cap = run->w->pipe_capacity;
+	const int *wq_r = run->waitq_n, *wq_w = run->waitq_n + run->w->nr_res + 1;
+	long *fill = run->fill, *plan_w = run->plan_w, *plan_r = run->plan_r;
+	struct sim_step *s, *end;
+	struct plan_pos pos;
+	ft_u64 now, exec, due;
+	int cpu;
 
-	first = retry ? run->o->wake_cost_ns : e->kind == SIM_RUN ? e->ns : 0;
 	if (run->o->no_plans || t->state != 1 || !first || (retry && t->blocked) || t->done ||
 	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
 		return;
 	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
 		abort();
 	exec = ft_task_exec_ns(t->id);
-	at = exec + first;
-	due = ft_now() + first;
-	/* built in registers: a copy of a step just written stalls on its stores */
-	pos = (struct plan_pos){ t->phase, t->ev, t->phase_loop, t->thread_loop };
-	while (n < SIM_PLAN_MAX) {
+	now = ft_now();
+	due = now + first;
+	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
+	for (s = t->plan, end = s + SIM_PLAN_MAX; s < end; s++) {
 		const struct sim_event *op, *r;
-		struct sim_step *s;
+		int res;
 
-		if (retry) {
-			op = e;
-			if (!plan_safe(run, op))
+		if (!retry) {
+			if (!plan_advance(d, &pos))
 				break;
-		} else if (!plan_advance(d, &pos) ||
-			   !plan_safe(run, op = &d->ph[pos.phase].ev[pos.ev])) {
+			op = &pos.ph->ev[pos.ev];
+		} else {
+			op = e;
+		}
+		res = op->res;
+		if (op->kind == SIM_PIPE_WRITE) {
+			if (wq_r[res] || fill[res] + plan_w[res] >= cap)
+				break;
+		} else if (op->kind != SIM_PIPE_READ || wq_w[res] || fill[res] <= plan_r[res]) {
 			break;
 		}
-		if (!plan_advance(d, &pos) || (r = &d->ph[pos.phase].ev[pos.ev])->kind != SIM_RUN ||
-		    !r->ns)
+		if (!plan_advance(d, &pos) || (r = &pos.ph->ev[pos.ev])->kind != SIM_RUN || !r->ns)
 			break;
-		s = &t->plan[n++];
-		s->at = at;
 		s->due = due;
-		s->res = op->res;
+		s->res = res;
 		s->write = op->kind == SIM_PIPE_WRITE;
-		/* behave()'s steps at the instant: the try, the run; or end of run, pipe, run */
-		s->steps = retry ? 2 : 3;
-		retry = false;
+		s->retry = retry;
 		s->phase = pos.phase;
 		s->ev = pos.ev;
 		s->phase_loop = pos.phase_loop;
 		s->thread_loop = pos.thread_loop;
-		(s->write ? run->plan_w : run->plan_r)[op->res]++;
-		at += r->ns;
+		(s->write ? plan_w : plan_r)[res]++;
 		due += r->ns;
+		retry = false;
 	}
-	if (!n)
+	if (s == t->plan)
 		return;
 	t->plan_i = 0;
-	t->plan_n = n;
+	t->plan_n = s - t->plan;
 	t->plan_cpu = cpu;
+	/* a step's due less its exec time: the same for each while the task runs on */
+	t->plan_lag = now - exec;
 	run->planners[run->nr_planners++] = t - run->tasks;
 	if (run->nr_planners == 1 || t->plan[0].due < run->plan_next)
 		run->plan_next = t->plan[0].due;
-	ft_task_run_budget(t->id, at - exec, 0);
+	ft_task_run_budget(t->id, due - t->plan_lag - exec, 0);
 }

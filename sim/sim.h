@@ -112,16 +112,17 @@ void sim_samples_free(struct sim_samples *s);
 
 /*
  * A step a running task takes without waking the event loop (plan.c's
- * plans): a pipe operation known to neither block nor wake, when its exec
- * time reaches @at; then it runs the run event at the position given.
+ * plans): a pipe operation known to neither block nor wake, at @due if
+ * the task runs on (its exec time then reaches the step's); then it runs
+ * the run event at the position given.
  */
 struct sim_step {
-	ft_u64 at, due;		/* exec time; the time it reaches it, running on */
+	ft_u64 due;
+	long phase_loop, thread_loop;
+	int phase, ev;
 	int res;
 	bool write;
-	char steps;		/* behave()'s steps it stands for at its instant */
-	int phase, ev;
-	long phase_loop, thread_loop;
+	bool retry;		/* the try again after a wake-up, not the next event */
 };
 #define SIM_PLAN_MAX	32
 
@@ -162,6 +163,7 @@ struct sim_task {
 	/* plan.c's plan: steps [plan_i, plan_n) not yet taken, on plan_cpu */
 	struct sim_step *plan;
 	int plan_i, plan_n, plan_cpu;
+	ft_u64 plan_lag;	/* a step's due less its exec time */
 };
 
 /*
