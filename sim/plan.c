@@ -6,6 +6,7 @@
  * why they stay exact is below; docs/speed.md says what they save.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "sim.h"
 
 /*
@@ -91,6 +92,7 @@ static void plan_cut(struct sim_run *run, struct sim_task *t, int from)
 	if (from < t->plan_n)
 		ft_task_run_budget(t->id, t->plan[from].due - t->plan_lag - ft_task_exec_ns(t->id), 0);
 	t->plan_n = from;
+	t->plan_open = false;
 }
 
 /* Planners whose plan is all taken or cut leave the list; the earliest step due. */
@@ -111,6 +113,8 @@ static void plans_tidy(struct sim_run *run)
 	}
 }
 
+static void plan_extend(struct sim_run *run, struct sim_task *t);
+
 /* plans_tidy() in the same pass: the order of the planners does not matter */
 void sim_plans_catch_up(struct sim_run *run)
 {
@@ -128,6 +132,8 @@ void sim_plans_catch_up(struct sim_run *run)
 				run->planners[k] = run->planners[--run->nr_planners];
 				continue;
 			}
+			if (t->plan_open && t->plan_n - t->plan_i <= SIM_PLAN_EXTEND)
+				plan_extend(run, t);
 			due = t->plan[t->plan_i].due;
 		}
 		if (due < next)
@@ -198,11 +204,61 @@ static inline bool plan_advance(const struct sim_def *d, struct plan_pos *p)
 }
 
 /*
+ * The steps from @s on, after the run at @pos that ends at *@due: as many
+ * as are safe, up to the end of the plan's array; @op the first operation
+ * if it is the try again after a wake-up (@pos then at it), else NULL.
+ * Everything the loop reads is in locals: a store into the plan would
+ * otherwise make the compiler read the run's arrays anew for each step.
+ */
+static inline __attribute__((always_inline)) struct sim_step *
+plan_build(struct sim_run *run, const struct sim_def *d, struct plan_pos *p,
+	   struct sim_step *s, struct sim_step *end, ft_u64 *due, const struct sim_event *op)
+{
+	const long cap = run->w->pipe_capacity;
+	const int *wq_r = run->waitq_n, *wq_w = run->waitq_n + run->w->nr_res + 1;
+	long *fill = run->fill, *plan_w = run->plan_w, *plan_r = run->plan_r;
+	struct plan_pos pos = *p;
+	ft_u64 at = *due;
+	bool retry = op;
+
+	for (; s < end; s++) {
+		const struct sim_event *r;
+		int res;
+
+		if (!retry) {
+			if (!plan_advance(d, &pos))
+				break;
+			op = &pos.ph->ev[pos.ev];
+		}
+		res = op->res;
+		if (op->kind == SIM_PIPE_WRITE) {
+			if (wq_r[res] || fill[res] + plan_w[res] >= cap)
+				break;
+		} else if (op->kind != SIM_PIPE_READ || wq_w[res] || fill[res] <= plan_r[res]) {
+			break;
+		}
+		if (!plan_advance(d, &pos) || (r = &pos.ph->ev[pos.ev])->kind != SIM_RUN || !r->ns)
+			break;
+		s->due = at;
+		s->res = res;
+		s->write = op->kind == SIM_PIPE_WRITE;
+		s->retry = retry;
+		s->phase = pos.phase;
+		s->ev = pos.ev;
+		s->phase_loop = pos.phase_loop;
+		s->thread_loop = pos.thread_loop;
+		(s->write ? plan_w : plan_r)[res]++;
+		at += r->ns;
+		retry = false;
+	}
+	*due = at;
+	return s;
+}
+
+/*
  * @t has just started a run, or the wake-up cost before it tries its pipe
  * operation again (step(): a pipe operation started and not blocked on):
- * plan that try and the pipe steps and runs after. Everything the loop
- * reads is in locals: a store into the plan would otherwise make the
- * compiler read the run's arrays anew for each step.
+ * plan that try and the pipe steps and runs after.
  */
 void sim_plan(struct sim_run *run, struct sim_task *t)
 {
@@ -210,10 +266,7 @@ void sim_plan(struct sim_run *run, struct sim_task *t)
 	const struct sim_event *e = &d->ph[t->phase].ev[t->ev];
 	bool retry = e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ;
 	ft_u64 first = retry ? run->o->wake_cost_ns : e->kind == SIM_RUN ? e->ns : 0;
-	const long cap = run->w->pipe_capacity;
-	const int *wq_r = run->waitq_n, *wq_w = run->waitq_n + run->w->nr_res + 1;
-	long *fill = run->fill, *plan_w = run->plan_w, *plan_r = run->plan_r;
-	struct sim_step *s, *end;
+	struct sim_step *s;
 	struct plan_pos pos;
 	ft_u64 now, exec, due;
 	int cpu;
@@ -227,47 +280,49 @@ void sim_plan(struct sim_run *run, struct sim_task *t)
 	now = ft_now();
 	due = now + first;
 	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
-	for (s = t->plan, end = s + SIM_PLAN_MAX; s < end; s++) {
-		const struct sim_event *op, *r;
-		int res;
-
-		if (!retry) {
-			if (!plan_advance(d, &pos))
-				break;
-			op = &pos.ph->ev[pos.ev];
-		} else {
-			op = e;
-		}
-		res = op->res;
-		if (op->kind == SIM_PIPE_WRITE) {
-			if (wq_r[res] || fill[res] + plan_w[res] >= cap)
-				break;
-		} else if (op->kind != SIM_PIPE_READ || wq_w[res] || fill[res] <= plan_r[res]) {
-			break;
-		}
-		if (!plan_advance(d, &pos) || (r = &pos.ph->ev[pos.ev])->kind != SIM_RUN || !r->ns)
-			break;
-		s->due = due;
-		s->res = res;
-		s->write = op->kind == SIM_PIPE_WRITE;
-		s->retry = retry;
-		s->phase = pos.phase;
-		s->ev = pos.ev;
-		s->phase_loop = pos.phase_loop;
-		s->thread_loop = pos.thread_loop;
-		(s->write ? plan_w : plan_r)[res]++;
-		due += r->ns;
-		retry = false;
-	}
+	s = plan_build(run, d, &pos, t->plan, t->plan + SIM_PLAN_MAX, &due, retry ? e : NULL);
 	if (s == t->plan)
 		return;
 	t->plan_i = 0;
 	t->plan_n = s - t->plan;
 	t->plan_cpu = cpu;
+	t->plan_end = due;
+	t->plan_open = s == t->plan + SIM_PLAN_MAX;
 	/* a step's due less its exec time: the same for each while the task runs on */
 	t->plan_lag = now - exec;
 	run->planners[run->nr_planners++] = t - run->tasks;
 	if (run->nr_planners == 1 || t->plan[0].due < run->plan_next)
 		run->plan_next = t->plan[0].due;
 	ft_task_run_budget(t->id, due - t->plan_lag - exec, 0);
+}
+
+/*
+ * A plan that ended only for want of room, nearly taken: its steps left
+ * to the front, more after them, as sim_plan() would plan them at its
+ * end, and the budget to the new end. Planned here and now, a step is as
+ * safe as it would be there: until someone's own step makes it unsafe,
+ * which cuts it (sim_plans_check()).
+ */
+static void plan_extend(struct sim_run *run, struct sim_task *t)
+{
+	const struct sim_def *d = &run->w->defs[t->def];
+	int left = t->plan_n - t->plan_i;
+	struct sim_step *s, *last;
+	struct plan_pos pos;
+
+	t->plan_open = false;
+	if (ft_task_steady_cpu(t->id) != t->plan_cpu)
+		return;
+	memmove(t->plan, t->plan + t->plan_i, left * sizeof(*t->plan));
+	t->plan_i = 0;
+	t->plan_n = left;
+	last = &t->plan[left - 1];
+	pos = (struct plan_pos){ &d->ph[last->phase], last->phase, last->ev, last->phase_loop,
+				 last->thread_loop };
+	s = plan_build(run, d, &pos, t->plan + left, t->plan + SIM_PLAN_MAX, &t->plan_end, NULL);
+	if (s == t->plan + left)
+		return;
+	t->plan_n = s - t->plan;
+	t->plan_open = s == t->plan + SIM_PLAN_MAX;
+	ft_task_run_budget(t->id, t->plan_end - t->plan_lag - ft_task_exec_ns(t->id), 0);
 }

@@ -124,7 +124,8 @@ struct sim_step {
 	bool write;
 	bool retry;		/* the try again after a wake-up, not the next event */
 };
-#define SIM_PLAN_MAX	32
+#define SIM_PLAN_MAX	16
+#define SIM_PLAN_EXTEND	4	/* steps left when an open plan grows */
 
 /* What the engine measured for one task instance. */
 struct sim_task {
@@ -164,6 +165,8 @@ struct sim_task {
 	struct sim_step *plan;
 	int plan_i, plan_n, plan_cpu;
 	ft_u64 plan_lag;	/* a step's due less its exec time */
+	ft_u64 plan_end;	/* the due of the end of its last run */
+	bool plan_open;		/* it ended only for want of room */
 };
 
 /*
