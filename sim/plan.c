@@ -14,10 +14,12 @@
  * another task sees: hackbench's sender writes into a pipe that is not
  * full and that no reader waits on, its receiver reads from one that is
  * not empty and that no writer waits on, then each runs on. A running
- * task's next such steps are planned when it starts a run, and its budget
- * covers them all, so the event loop wakes once for the lot. The steps
- * are taken late, in closed form: the step planned at exec time @at
- * happened when the task's exec time reached it. Whoever could tell the
+ * task's next such steps are planned when it starts a run (a woken one's
+ * at the start of its wake-up cost, the first its try again), and its
+ * budget covers them all, so the event loop wakes once for the lot; a
+ * plan that ran out of room grows as it is taken. The steps are taken
+ * late, in closed form: a step planned at an exec time happened when the
+ * task's exec time reached it. Whoever could tell the
  * difference brings the plans up to now first: every step of the engine
  * (behave(), and so the pipe operations of the others) and the switch
  * away from a planning task, which also ends its plan: a task plans
