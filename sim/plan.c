@@ -14,8 +14,7 @@
  * another task sees: hackbench's sender writes into a pipe that is not
  * full and that no reader waits on, its receiver reads from one that is
  * not empty and that no writer waits on, then each runs on. A running
- * task's next such steps are planned when it starts a run (a woken one's
- * at the start of its wake-up cost, the first its try again), and its
+ * task's next such steps are planned when it starts a run, and its
  * budget covers them all, so the event loop wakes once for the lot; a
  * plan that ran out of room grows as it is taken. The steps are taken
  * late, in closed form: a step planned at an exec time happened when the
@@ -63,7 +62,7 @@ plan_take(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
 	/* as engine.c's pipe_move(): the pages too (sim/pipe.c) */
 	do {
 		if (s->write) {
-			sim_pipe_put(run->w, &pipes[s->res], s->retry);
+			sim_pipe_put(run->w, &pipes[s->res], false);
 			fill[s->res]++;
 			plan_w[s->res]--;
 		} else {
@@ -79,13 +78,13 @@ plan_take(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
 	t->phase_loop = s->phase_loop;
 	t->thread_loop = s->thread_loop;
 	t->state = 1;
-	/* behave()'s count of the steps at one instant: the try, the run; or end of run, pipe, run */
+	/* behave()'s count of the steps at one instant: end of run, pipe, run */
 	if (s->due == now) {
 		if (now != run->last_now) {
 			run->last_now = now;
 			run->zero_time_steps = 0;
 		}
-		run->zero_time_steps += s->retry ? 2 : 3;
+		run->zero_time_steps += 3;
 	}
 }
 
@@ -211,31 +210,27 @@ static inline bool plan_advance(const struct sim_def *d, struct plan_pos *p)
 
 /*
  * The steps from @s on, after the run at @pos that ends at *@due: as many
- * as are safe, up to the end of the plan's array; @op the first operation
- * if it is the try again after a wake-up (@pos then at it), else NULL.
+ * as are safe, up to the end of the plan's array.
  * Everything the loop reads is in locals: a store into the plan would
  * otherwise make the compiler read the run's arrays anew for each step.
  */
 static inline __attribute__((always_inline)) struct sim_step *
 plan_build(struct sim_run *run, const struct sim_def *d, struct plan_pos *p,
-	   struct sim_step *s, struct sim_step *end, ft_u64 *due, const struct sim_event *op)
+	   struct sim_step *s, struct sim_step *end, ft_u64 *due)
 {
 	const struct sim_pipe *pipes = run->pipes;
 	const int *wq_r = run->waitq_n, *wq_w = run->waitq_n + run->w->nr_res + 1;
 	long *fill = run->fill, *plan_w = run->plan_w, *plan_r = run->plan_r;
 	struct plan_pos pos = *p;
 	ft_u64 at = *due;
-	bool retry = op;
 
 	for (; s < end; s++) {
-		const struct sim_event *r;
+		const struct sim_event *op, *r;
 		int res;
 
-		if (!retry) {
-			if (!plan_advance(d, &pos))
-				break;
-			op = &pos.ph->ev[pos.ev];
-		}
+		if (!plan_advance(d, &pos))
+			break;
+		op = &pos.ph->ev[pos.ev];
 		res = op->res;
 		/*
 		 * Planned reads and writes of one pipe commute only while the
@@ -256,37 +251,35 @@ plan_build(struct sim_run *run, const struct sim_def *d, struct plan_pos *p,
 		s->due = at;
 		s->res = res;
 		s->write = op->kind == SIM_PIPE_WRITE;
-		s->retry = retry;
 		s->phase = pos.phase;
 		s->ev = pos.ev;
 		s->phase_loop = pos.phase_loop;
 		s->thread_loop = pos.thread_loop;
 		(s->write ? plan_w : plan_r)[res]++;
 		at += r->ns;
-		retry = false;
 	}
 	*due = at;
 	return s;
 }
 
 /*
- * @t has just started a run, or the wake-up cost before it tries its pipe
- * operation again (step(): a pipe operation started and not blocked on):
- * plan that try and the pipe steps and runs after.
+ * @t has just started a run: plan the pipe steps and runs after it. Not
+ * the try again after a pipe wake-up: that try starts a page of its own
+ * (sim/pipe.c) and may wake the next waiter of its own side (engine.c,
+ * pipe_io()), so it is the loop's.
  */
 void sim_plan(struct sim_run *run, struct sim_task *t)
 {
 	const struct sim_def *d = &run->w->defs[t->def];
 	const struct sim_event *e = &d->ph[t->phase].ev[t->ev];
-	bool retry = e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ;
-	ft_u64 first = retry ? run->o->wake_cost_ns : e->kind == SIM_RUN ? e->ns : 0;
+	ft_u64 first = e->kind == SIM_RUN ? e->ns : 0;
 	struct sim_step *s;
 	struct plan_pos pos;
 	ft_u64 now, exec, due;
 	int cpu;
 
 	/* a plan's steps skip advance(), which charges --loop-cost */
-	if (run->o->no_plans || run->o->loop_cost_ns || t->state != 1 || !first || (retry && t->blocked) || t->done ||
+	if (run->o->no_plans || run->o->loop_cost_ns || t->state != 1 || !first || t->done ||
 	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
 		return;
 	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
@@ -295,7 +288,7 @@ void sim_plan(struct sim_run *run, struct sim_task *t)
 	now = ft_now();
 	due = now + first;
 	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
-	s = plan_build(run, d, &pos, t->plan, t->plan + SIM_PLAN_MAX, &due, retry ? e : NULL);
+	s = plan_build(run, d, &pos, t->plan, t->plan + SIM_PLAN_MAX, &due);
 	if (s == t->plan)
 		return;
 	t->plan_i = 0;
@@ -334,7 +327,7 @@ static void plan_extend(struct sim_run *run, struct sim_task *t)
 	last = &t->plan[left - 1];
 	pos = (struct plan_pos){ &d->ph[last->phase], last->phase, last->ev, last->phase_loop,
 				 last->thread_loop };
-	s = plan_build(run, d, &pos, t->plan + left, t->plan + SIM_PLAN_MAX, &t->plan_end, NULL);
+	s = plan_build(run, d, &pos, t->plan + left, t->plan + SIM_PLAN_MAX, &t->plan_end);
 	if (s == t->plan + left)
 		return;
 	t->plan_n = s - t->plan;

@@ -137,7 +137,6 @@ struct sim_step {
 	int phase, ev;
 	int res;
 	bool write;
-	bool retry;		/* the try again after a wake-up, not the next event */
 };
 #define SIM_PLAN_MAX	16
 #define SIM_PLAN_EXTEND	4	/* steps left when an open plan grows */
