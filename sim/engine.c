@@ -15,7 +15,7 @@
  * A wake-up that reaches a waiter before it managed to block (it was
  * preempted in between) is kept as a token, so none is ever lost. Pipe
  * steps that neither block nor wake are planned ahead and taken without
- * the loop, in the same order and at the same instants (plans, below).
+ * the loop, in the same order and at the same instants (plan.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -420,236 +420,6 @@ static bool pipe_move(struct sim_run *run, int res, bool write, bool retry)
 }
 
 /*
- * Plans. Most of a pipe workload's steps change nothing that fair.c or
- * another task sees: hackbench's sender writes into a pipe that is not
- * full and that no reader waits on, its receiver reads from one that is
- * not empty and that no writer waits on, then each runs on. A running
- * task's next such steps are planned when it starts a run, and its budget
- * covers them all, so the event loop wakes once for the lot. The steps
- * are taken late, in closed form: the step planned at exec time @at
- * happened when the task's exec time reached it. Whoever could tell the
- * difference brings the plans up to now first: every step of the engine
- * (behave(), and so the pipe operations of the others) and the switch
- * away from a planning task, which also ends its plan: a task plans
- * only while it runs, the only time its exec time grows with the clock.
- *
- * A step is planned only if it cannot block or wake whatever comes
- * between: a write counts every planned write of the pipe as done and no
- * planned read, a read the other way round, and no task may wait on the
- * pipe. Another task's own operation on the pipe (taken by the loop) that
- * breaks this cuts the plans back to before their first step on it,
- * whose budget then ends there: the loop takes that step as before.
- *
- * Order at one instant: the loop steps the budgets that end now in CPU
- * order in the first pass after the clock came here (shim/driver/loop.c),
- * so a planned step due exactly now comes before another task's step
- * only if its CPU comes first in that pass, or the pass is over.
- */
-/*
- * Due times hold while the task runs on, its exec time growing with the
- * clock; at the switch away from it too, as it ran until then (the
- * switch's update_curr() may use a clock whose update was skipped, after a
- * wake-up preemption: its sum_exec_runtime then falls short).
- */
-static void plan_catch_up(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
-{
-	while (t->plan_i < t->plan_n) {
-		const struct sim_step *s = &t->plan[t->plan_i];
-
-		if (s->due > now || (s->due == now && t->plan_cpu >= tie))
-			return;
-		t->plan_i++;
-		pipe_move(run, s->res, s->write, false);
-		(s->write ? run->plan_w : run->plan_r)[s->res]--;
-		t->phase = s->phase;
-		t->ev = s->ev;
-		t->phase_loop = s->phase_loop;
-		t->thread_loop = s->thread_loop;
-		t->state = 1;
-		/* behave()'s count of the steps at one instant: end of run, pipe, run */
-		if (s->due == now) {
-			if (now != run->last_now) {
-				run->last_now = now;
-				run->zero_time_steps = 0;
-			}
-			run->zero_time_steps += 3;
-		}
-	}
-}
-
-/* The steps from @from on are the loop's again: the budget ends at the first. */
-static void plan_cut(struct sim_run *run, struct sim_task *t, int from)
-{
-	for (int j = from; j < t->plan_n; j++)
-		(t->plan[j].write ? run->plan_w : run->plan_r)[t->plan[j].res]--;
-	/* run_until_exec = at: the driver counts from ft_task_exec_ns() */
-	if (from < t->plan_n)
-		ft_task_run_budget(t->id, t->plan[from].at - ft_task_exec_ns(t->id), 0);
-	t->plan_n = from;
-}
-
-/* Planners whose plan is all taken or cut leave the list; the earliest step due. */
-static void plans_tidy(struct sim_run *run)
-{
-	run->plan_next = ~0ULL;
-	for (int k = 0; k < run->nr_planners; ) {
-		struct sim_task *t = &run->tasks[run->planners[k]];
-
-		if (t->plan_i == t->plan_n) {
-			t->plan_i = t->plan_n = 0;
-			run->planners[k] = run->planners[--run->nr_planners];
-			continue;
-		}
-		if (t->plan[t->plan_i].due < run->plan_next)
-			run->plan_next = t->plan[t->plan_i].due;
-		k++;
-	}
-}
-
-static void plans_catch_up(struct sim_run *run)
-{
-	ft_u64 now = ft_now();
-	int tie = ft_budget_tie_cpu();
-
-	/* the steps' effects add up, so the order of the planners does not matter */
-	for (int k = 0; k < run->nr_planners; k++) {
-		struct sim_task *t = &run->tasks[run->planners[k]];
-
-		if (t->plan[t->plan_i].due <= now)
-			plan_catch_up(run, t, now, tie);
-	}
-	plans_tidy(run);
-}
-
-/* After the loop's own operation on pipe @res: are the planned ones still safe? */
-static void plans_check(struct sim_run *run, int res)
-{
-	int writers = run->w->nr_res + 1 + res;
-	bool cut_w = run->plan_w[res] && (run->waitq_n[res] ||
-			run->plan_w[res] > sim_pipe_room(run->w, &run->pipes[res]));
-	bool cut_r = run->plan_r[res] && (run->waitq_n[writers] ||
-			run->fill[res] < run->plan_r[res] + !!run->plan_w[res]);
-
-	if (!cut_w && !cut_r)
-		return;
-	for (int k = 0; k < run->nr_planners; k++) {
-		struct sim_task *t = &run->tasks[run->planners[k]];
-
-		for (int j = t->plan_i; j < t->plan_n; j++) {
-			if (t->plan[j].res == res && (t->plan[j].write ? cut_w : cut_r)) {
-				plan_cut(run, t, j);
-				break;
-			}
-		}
-	}
-	plans_tidy(run);
-}
-
-/* A switch away from a planning task: what it did is taken, the rest cut. */
-static void plan_end(struct sim_run *run, struct sim_task *t)
-{
-	plan_catch_up(run, t, ft_now(), ft_budget_tie_cpu());
-	plan_cut(run, t, t->plan_i);
-	plans_tidy(run);
-}
-
-/* Where advance() would go, on a copy; false where it would do more than move. */
-struct plan_pos {
-	int phase, ev;
-	long phase_loop, thread_loop;
-};
-
-static inline bool plan_advance(const struct sim_def *d, struct plan_pos *p)
-{
-	const struct sim_phase *ph;
-
-	if (++p->ev < d->ph[p->phase].nr_ev)
-		return true;
-	p->ev = 0;
-	if (++p->phase_loop < d->ph[p->phase].loop)
-		return true;
-	p->phase_loop = 0;
-	if (++p->phase == d->nr_ph) {
-		p->phase = 0;
-		if (d->loop > 0 && ++p->thread_loop >= d->loop)
-			return false;
-	}
-	ph = &d->ph[p->phase];
-	return ph->nice == SIM_KEEP && ph->slice_ns == SIM_KEEP_SLICE && ph->group < 0;
-}
-
-static inline bool plan_safe(struct sim_run *run, const struct sim_event *e)
-{
-	int r = e->res;
-
-	/*
-	 * Planned reads and writes of one pipe commute only while the reads
-	 * cannot empty it: then they take the oldest messages, which were
-	 * there before, and the newest page, where writes merge, stays.
-	 */
-	if (e->kind == SIM_PIPE_WRITE)
-		return !run->waitq_n[r] && run->plan_w[r] < sim_pipe_room(run->w, &run->pipes[r]) &&
-		       (!run->plan_r[r] || run->fill[r] > run->plan_r[r]);
-	if (e->kind == SIM_PIPE_READ)
-		return !run->waitq_n[run->w->nr_res + 1 + r] &&
-		       run->fill[r] > run->plan_r[r] + !!run->plan_w[r];
-	return false;
-}
-
-/* @t has just started a run: plan the pipe steps and runs after it. */
-static void plan(struct sim_run *run, struct sim_task *t)
-{
-	const struct sim_def *d = &run->w->defs[t->def];
-	const struct sim_event *e = &d->ph[t->phase].ev[t->ev];
-	struct plan_pos pos;
-	ft_u64 exec, at, due;
-	int cpu, n = 0;
-
-	/* a plan's steps skip advance(), which charges --loop-cost */
-	if (run->o->no_plans || run->o->loop_cost_ns || t->state != 1 || e->kind != SIM_RUN ||
-	    !e->ns || t->done ||
-	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
-		return;
-	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
-		abort();
-	exec = ft_task_exec_ns(t->id);
-	at = exec + e->ns;
-	due = ft_now() + e->ns;
-	/* built in registers: a copy of a step just written stalls on its stores */
-	pos = (struct plan_pos){ t->phase, t->ev, t->phase_loop, t->thread_loop };
-	while (n < SIM_PLAN_MAX) {
-		const struct sim_event *op, *r;
-		struct sim_step *s;
-
-		if (!plan_advance(d, &pos) || !plan_safe(run, op = &d->ph[pos.phase].ev[pos.ev]) ||
-		    !plan_advance(d, &pos) || (r = &d->ph[pos.phase].ev[pos.ev])->kind != SIM_RUN ||
-		    !r->ns)
-			break;
-		s = &t->plan[n++];
-		s->at = at;
-		s->due = due;
-		s->res = op->res;
-		s->write = op->kind == SIM_PIPE_WRITE;
-		s->phase = pos.phase;
-		s->ev = pos.ev;
-		s->phase_loop = pos.phase_loop;
-		s->thread_loop = pos.thread_loop;
-		(s->write ? run->plan_w : run->plan_r)[op->res]++;
-		at += r->ns;
-		due += r->ns;
-	}
-	if (!n)
-		return;
-	t->plan_i = 0;
-	t->plan_n = n;
-	t->plan_cpu = cpu;
-	run->planners[run->nr_planners++] = idx_of(run, t);
-	if (run->nr_planners == 1 || t->plan[0].due < run->plan_next)
-		run->plan_next = t->plan[0].due;
-	ft_task_run_budget(t->id, at - exec, 0);
-}
-
-/*
  * pipe_write() and pipe_read() wake with wake_up_interruptible_sync_poll():
  * a WF_SYNC wake-up from the writer's or reader's CPU (select_task_rq_fair()
  * may then stack the woken task on it, wake_affine()). One waiter: the
@@ -691,11 +461,11 @@ static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct s
 
 	if (write ? !sim_pipe_writable(run->w, p, retry) : was_empty) {
 		enqueue(run, write ? writers : r, t);
-		plans_check(run, r);
+		sim_plans_check(run, r);
 		return block(run, t);
 	}
 	freed = pipe_move(run, r, write, retry);
-	plans_check(run, r);
+	sim_plans_check(run, r);
 	if (write) {
 		if (was_empty && (i = dequeue(run, r)) >= 0)
 			pipe_wake(run, i, t);
@@ -917,7 +687,7 @@ static void behave(int id, void *ctx)
 		return;
 	}
 	if (run->nr_planners && run->plan_next <= ft_now())
-		plans_catch_up(run);
+		sim_plans_catch_up(run);
 	for (;;) {
 		if (ft_now() != run->last_now) {
 			run->last_now = ft_now();
@@ -929,7 +699,7 @@ static void behave(int id, void *ctx)
 			t->done = true;
 		}
 		if (step(run, t) == STAY) {
-			plan(run, t);
+			sim_plan(run, t);
 			return;
 		}
 		if (!ft_task_on_cpu(id)) {	/* a wake-up we made preempted us */
@@ -947,7 +717,7 @@ static void observe(const struct ft_obs *o, void *ctx)
 
 	if (o->kind == FT_OBS_SWITCH && run->nr_planners && o->prev_pid > 0 &&
 	    (t = sim_task_of(run, o->prev_pid)) && t->plan_n)
-		plan_end(run, t);
+		sim_plan_end(run, t);
 	sim_observe(o, ctx);
 }
 

@@ -126,18 +126,20 @@ ft_u64 sim_pct(const struct sim_samples *s, double pct);	/* sorted */
 void sim_samples_free(struct sim_samples *s);
 
 /*
- * A step a running task takes without waking the event loop (engine.c's
- * plans): a pipe operation known to neither block nor wake, when its exec
- * time reaches @at; then it runs the run event at the position given.
+ * A step a running task takes without waking the event loop (plan.c's
+ * plans): a pipe operation known to neither block nor wake, at @due if
+ * the task runs on (its exec time then reaches the step's); then it runs
+ * the run event at the position given.
  */
 struct sim_step {
-	ft_u64 at, due;		/* exec time; the time it reaches it, running on */
+	ft_u64 due;
+	long phase_loop, thread_loop;
+	int phase, ev;
 	int res;
 	bool write;
-	int phase, ev;
-	long phase_loop, thread_loop;
 };
-#define SIM_PLAN_MAX	32
+#define SIM_PLAN_MAX	16
+#define SIM_PLAN_EXTEND	4	/* steps left when an open plan grows */
 
 /* What the engine measured for one task instance. */
 struct sim_task {
@@ -175,9 +177,12 @@ struct sim_task {
 	int rq_cpu;		/* the CPU it is queued on, -1 not known */
 	bool woke_idle;		/* its last wake-up found its CPU idle */
 	ft_u64 allowed;		/* CPUs it may run on, 0 = all */
-	/* engine.c's plan: steps [plan_i, plan_n) not yet taken, on plan_cpu */
+	/* plan.c's plan: steps [plan_i, plan_n) not yet taken, on plan_cpu */
 	struct sim_step *plan;
 	int plan_i, plan_n, plan_cpu;
+	ft_u64 plan_lag;	/* a step's due less its exec time */
+	ft_u64 plan_end;	/* the due of the end of its last run */
+	bool plan_open;		/* it ended only for want of room */
 };
 
 /*
@@ -285,6 +290,12 @@ struct sim_run {
 int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim_opts *o,
 		   FILE *trace);
 void sim_run_free(struct sim_run *run);
+
+/* plan.c: the engine's plans (run->o->no_plans: none) */
+void sim_plan(struct sim_run *run, struct sim_task *t);	/* @t starts a run */
+void sim_plans_catch_up(struct sim_run *run);	/* the steps due by now taken */
+void sim_plans_check(struct sim_run *run, int res);	/* after the loop's own step on pipe @res */
+void sim_plan_end(struct sim_run *run, struct sim_task *t);	/* a switch away from @t */
 struct sim_task *sim_task_of(struct sim_run *run, int id);	/* NULL: not ours */
 
 /* trace.c: the observer (metrics and ftrace text) */

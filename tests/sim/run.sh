@@ -401,7 +401,7 @@ else
 fi
 if cmp -s "$out/d1.txt" "$out/d3.txt"; then bad "seeds 7 and 8 gave the same report"; else ok "another seed, another report"; fi
 
-# The engine's plans (sim/engine.c: pipe steps taken without the event
+# The engine's plans (sim/plan.c: pipe steps taken without the event
 # loop, brought up to date when someone could tell) against every step
 # through the loop (--no-plans): hackbench's pipes on 8 CPUs with the
 # real machine's costs (a wake-up preemption's skipped clock update, the
