@@ -111,23 +111,105 @@ static u64 budget_end(int cpu)
  * grows with the clock, so the end budget_end() finds is the same at any
  * later time, until the time comes, from when on it is due at once. Not while
  * sched_clock is still behind curr's exec_start (a clock fault at boot,
- * before topology.c sets the clock ahead): exec time stands still then.
+ * before topology.c sets the clock ahead): exec time stands still then,
+ * and the CPU's end is found again at every look.
  */
-static noinline void budget_end_find(int cpu)
+static u64 budget_end_find(int cpu)
 {
-	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr = cpu_rq(cpu)->curr;
 
-	ft_m.budget_at[cpu] = budget_end(cpu);
-	ft_m.budget_known[cpu] = rq->curr == rq->idle ||
-				 ft_clock_peek() >= rq->curr->se.exec_start;
+	if (curr == cpu_rq(cpu)->idle || ft_clock_peek() >= curr->se.exec_start)
+		ft_m.budget_kept |= BIT_ULL(cpu);
+	return budget_end(cpu);
 }
 
-/* inline: asked for every CPU twice per event, it is known almost always */
-static inline u64 budget_end_kept(int cpu)
+/*
+ * The CPUs' budget ends are the leaves of a min tree (a tournament: each
+ * node holds the earlier of its two children), so that the earliest, and
+ * the first CPU from a given one whose end has come, are found in as many
+ * steps as the tree is deep, not by a scan of the CPUs: an event changes
+ * one or two ends, the earliest mostly among them.
+ */
+void ft_loop_boot(void)
 {
-	if (!ft_m.budget_known[cpu])
-		budget_end_find(cpu);
-	return max(ft_m.budget_at[cpu], ft_m.now);
+	unsigned int leaves = 1;
+
+	while (leaves < (unsigned int)ft_m.nr_cpus)
+		leaves <<= 1;
+	ft_m.budget_leaves = leaves;
+	for (unsigned int i = 0; i < 2 * leaves; i++)
+		ft_m.budget_tree[i] = U64_MAX;	/* CPUs beyond nr_cpus: never due */
+	ft_m.budget_kept = 0;
+	ft_m.resched_maybe = ft_cpus_all();	/* until first looked at */
+}
+
+static void budget_set(int cpu, u64 at)
+{
+	u64 *tree = ft_m.budget_tree;
+	unsigned int i = ft_m.budget_leaves + cpu;
+
+	tree[i] = at;
+	for (i >>= 1; i; i >>= 1) {
+		u64 m = min(tree[2 * i], tree[2 * i + 1]);
+
+		if (tree[i] == m)
+			break;	/* and so every node above */
+		tree[i] = m;
+	}
+}
+
+static noinline void budget_refresh(u64 stale)
+{
+	for (; stale; stale &= stale - 1) {
+		int cpu = __builtin_ctzll(stale);
+
+		budget_set(cpu, budget_end_find(cpu));
+	}
+}
+
+/* inline: asked at every event, it is kept almost always */
+static inline void budget_keep(void)
+{
+	u64 stale = ~ft_m.budget_kept & ft_cpus_all();
+
+	if (stale)
+		budget_refresh(stale);
+}
+
+/* The earliest budget end of all CPUs, not before now. */
+static inline u64 budget_next(void)
+{
+	budget_keep();
+	return max(ft_m.budget_tree[1], ft_m.now);
+}
+
+/* The first CPU from @cpu on whose budget ends by now; nr_cpus if none. */
+static int budget_due_from(int cpu)
+{
+	const u64 *tree = ft_m.budget_tree;
+	unsigned int leaves = ft_m.budget_leaves, i = leaves + cpu;
+
+	budget_keep();
+	if (cpu >= ft_m.nr_cpus || tree[1] > ft_m.now)
+		return ft_m.nr_cpus;
+	if (tree[i] <= ft_m.now)
+		return cpu;
+	/* up to the first right sibling whose subtree has one, then down to it */
+	for (;;) {
+		if (!(i & 1) && tree[i + 1] <= ft_m.now) {
+			i++;
+			break;
+		}
+		i >>= 1;
+		if (i <= 1)
+			return ft_m.nr_cpus;
+	}
+	while (i < leaves) {
+		i <<= 1;
+		if (tree[i] > ft_m.now)
+			i++;
+	}
+	return i - leaves;
 }
 
 /* Every timer goes through here, so the earliest is known without a scan. */
@@ -150,32 +232,6 @@ static u64 next_wake(void)
 		ft_m.wake_known = true;
 	}
 	return ft_m.wake_next;
-}
-
-/*
- * The earliest budget end and tick of all CPUs, kept like each CPU's: an
- * event changes one budget and the ticks come every few thousand events,
- * so the loop mostly skips the CPUs whose time has not come.
- */
-static noinline u64 budget_next_find(void)
-{
-	u64 next = U64_MAX;
-	bool all = true;
-
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		next = min(next, budget_end_kept(cpu));
-		all &= ft_m.budget_known[cpu];
-	}
-	ft_m.budget_next = next;
-	ft_m.budget_next_known = all;
-	return next;
-}
-
-static inline u64 budget_next(void)
-{
-	if (ft_m.budget_next_known)
-		return max(ft_m.budget_next, ft_m.now);
-	return budget_next_find();
 }
 
 static u64 tick_next(void)
@@ -207,15 +263,13 @@ static u64 next_event(u64 end)
  */
 static void run_events(bool first)
 {
-	/* none due: the loop below would change nothing */
-	bool due = budget_next() <= ft_m.now;
+	bool due;
 
-	for (int cpu = 0; due && cpu < ft_m.nr_cpus; cpu++) {
+	/* in CPU order; a step may make a later CPU's budget due, or an earlier one's */
+	for (int cpu = budget_due_from(0); cpu < ft_m.nr_cpus; cpu = budget_due_from(cpu + 1)) {
 		struct task_struct *p;
 		struct ft_task *t;
 
-		if (budget_end_kept(cpu) > ft_m.now)
-			continue;
 		ft_m.tie_cpu = first ? cpu : FT_MAX_CPUS;
 		p = cpu_rq(cpu)->curr;
 		t = &ft_m.tasks[p->pid];
