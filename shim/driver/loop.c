@@ -222,27 +222,36 @@ void ft_set_wake_at(struct ft_task *t, u64 when)
 	t->wake_at = when;
 }
 
-static u64 next_wake(void)
+static noinline void wake_find(void)
 {
-	if (!ft_m.wake_known) {
-		ft_m.wake_next = U64_MAX;
-		ft_for_each_task_id(id)
-			if (ft_m.tasks[id].wake_at)
-				ft_m.wake_next = min(ft_m.wake_next, ft_m.tasks[id].wake_at);
-		ft_m.wake_known = true;
-	}
+	ft_m.wake_next = U64_MAX;
+	ft_for_each_task_id(id)
+		if (ft_m.tasks[id].wake_at)
+			ft_m.wake_next = min(ft_m.wake_next, ft_m.tasks[id].wake_at);
+	ft_m.wake_known = true;
+}
+
+/* inline, as the earliest tick: asked at every event, it is known almost always */
+static inline u64 next_wake(void)
+{
+	if (!ft_m.wake_known)
+		wake_find();
 	return ft_m.wake_next;
 }
 
-static u64 tick_next(void)
+static noinline void tick_find(void)
 {
-	if (!ft_m.tick_known) {
-		ft_m.tick_next = U64_MAX;
-		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
-			if (!ft_m.tick_stopped[cpu])
-				ft_m.tick_next = min(ft_m.tick_next, ft_m.next_tick[cpu]);
-		ft_m.tick_known = true;
-	}
+	ft_m.tick_next = U64_MAX;
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (!ft_m.tick_stopped[cpu])
+			ft_m.tick_next = min(ft_m.tick_next, ft_m.next_tick[cpu]);
+	ft_m.tick_known = true;
+}
+
+static inline u64 tick_next(void)
+{
+	if (!ft_m.tick_known)
+		tick_find();
 	return ft_m.tick_next;
 }
 
