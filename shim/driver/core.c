@@ -47,6 +47,32 @@ void raw_spin_rq_unlock(struct rq *rq)
 #endif
 
 /*
+ * FAIRTEST_CHECKER=full audits the driver's masks too, against a scan of
+ * the CPUs: rq_locked is each rq lock's word (at every release, when one
+ * is held at least), and need_resched is never set where resched_maybe
+ * does not say it may be (a curr changes, and fair.c sets the flag, only
+ * under the rq lock, whose release marks the CPU, or in resched_curr()).
+ */
+static void rq_locked_audit(void)
+{
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (raw_spin_is_locked(&cpu_rq(cpu)->__lock) != !!(ft_m.rq_locked & BIT_ULL(cpu)))
+			ft_fault_here("incremental checker", NULL,
+				      "driver: cpu %d's rq lock %s, rq_locked says %s", cpu,
+				      raw_spin_is_locked(&cpu_rq(cpu)->__lock) ? "held" : "free",
+				      ft_m.rq_locked & BIT_ULL(cpu) ? "held" : "free");
+}
+
+static void resched_maybe_audit(void)
+{
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (test_tsk_need_resched(cpu_rq(cpu)->curr) &&
+		    !(ft_m.resched_maybe & BIT_ULL(cpu)))
+			ft_fault_here("incremental checker", NULL,
+				      "driver: cpu %d's curr has need_resched, resched_maybe lacks it", cpu);
+}
+
+/*
  * An rq lock carries its rq in the lock's debug owner field, which nothing
  * else writes (CONFIG_DEBUG_SPINLOCK's checks are ours, seams/locking.c,
  * and its lock init clears it): a lock is known for an rq's, and which,
@@ -84,6 +110,8 @@ void ft_spin_releasing(raw_spinlock_t *lock)
 	ft_state_changed();
 	if (cpu < 0)
 		return;
+	if (ft_m.checks_full)
+		rq_locked_audit();
 	ft_m.rq_locked &= ~BIT_ULL(cpu);
 	ft_budget_changed(cpu);
 	/* whatever happened under it, its curr may now have the flag */
@@ -422,28 +450,6 @@ void ft_schedule_cpu(int cpu, bool preempt)
 }
 
 /*
- * FAIRTEST_CHECKER=full: the masks say what a scan of the CPUs would
- * find. The flag is never set where resched_maybe does not say it may be
- * (a curr changes, and fair.c sets the flag, only under the rq lock, whose
- * release marks the CPU, or in resched_curr()); rq_locked is each rq
- * lock's word.
- */
-static void masks_audit(void)
-{
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		if (test_tsk_need_resched(cpu_rq(cpu)->curr) &&
-		    !(ft_m.resched_maybe & BIT_ULL(cpu)))
-			ft_fault_here("resched unseen by the driver", __builtin_return_address(0),
-				      "cpu %d's curr has need_resched, not marked", cpu);
-		if (raw_spin_is_locked(&cpu_rq(cpu)->__lock) != !!(ft_m.rq_locked & BIT_ULL(cpu)))
-			ft_fault_here("rq lock unseen by the driver", __builtin_return_address(0),
-				      "cpu %d's rq lock held %d, mask %d", cpu,
-				      raw_spin_is_locked(&cpu_rq(cpu)->__lock),
-				      !!(ft_m.rq_locked & BIT_ULL(cpu)));
-	}
-}
-
-/*
  * The preemption points: stopper work first (it preempts), then every CPU
  * whose curr was asked to resched, but for a remote one whose reschedule
  * IPI is still on its way; RCU callbacks once all is quiet. The CPUs are
@@ -455,7 +461,7 @@ void ft_resched_pending(void)
 	bool again;
 
 	if (ft_m.checks_full)
-		masks_audit();
+		resched_maybe_audit();
 	do {
 		again = ft_run_stoppers();
 		ft_for_each_cpu_in(cpu, ft_m.resched_maybe) {
