@@ -183,33 +183,45 @@ static inline u64 budget_next(void)
 	return max(ft_m.budget_tree[1], ft_m.now);
 }
 
-/* The first CPU from @cpu on whose budget ends by now; nr_cpus if none. */
-static int budget_due_from(int cpu)
+/* As below, when the root says one is due. */
+static noinline int budget_due_walk(int cpu)
 {
 	const u64 *tree = ft_m.budget_tree;
 	unsigned int leaves = ft_m.budget_leaves, i = leaves + cpu;
 
-	budget_keep();
-	if (cpu >= ft_m.nr_cpus || tree[1] > ft_m.now)
-		return ft_m.nr_cpus;
-	if (tree[i] <= ft_m.now)
+	if (!cpu)
+		i = 1;	/* from the first CPU: straight down from the root */
+	else if (tree[i] <= ft_m.now)
 		return cpu;
-	/* up to the first right sibling whose subtree has one, then down to it */
-	for (;;) {
-		if (!(i & 1) && tree[i + 1] <= ft_m.now) {
-			i++;
-			break;
+	else	/* up to the first right sibling whose subtree has one */
+		for (;;) {
+			if (!(i & 1) && tree[i + 1] <= ft_m.now) {
+				i++;
+				break;
+			}
+			i >>= 1;
+			if (i <= 1)
+				return ft_m.nr_cpus;
 		}
-		i >>= 1;
-		if (i <= 1)
-			return ft_m.nr_cpus;
-	}
+	/* then down to it */
 	while (i < leaves) {
 		i <<= 1;
 		if (tree[i] > ft_m.now)
 			i++;
 	}
 	return i - leaves;
+}
+
+/*
+ * The first CPU from @cpu on whose budget ends by now; nr_cpus if none.
+ * inline: after a step, mostly none is due (the root says so).
+ */
+static inline int budget_due_from(int cpu)
+{
+	budget_keep();
+	if (cpu >= ft_m.nr_cpus || ft_m.budget_tree[1] > ft_m.now)
+		return ft_m.nr_cpus;
+	return budget_due_walk(cpu);
 }
 
 /* Every timer goes through here, so the earliest is known without a scan. */
