@@ -63,15 +63,6 @@ int ft_schedule(int cpu)
 	return 0;
 }
 
-/* Exec time of the running task as of now, without touching fair.c state. */
-static u64 exec_now(struct task_struct *p)
-{
-	u64 clock = ft_clock_peek();	/* exec_start is on the sched_clock scale */
-
-	return p->se.sum_exec_runtime +
-	       (clock > p->se.exec_start ? clock - p->se.exec_start : 0);
-}
-
 /* Interrupts were off: the tick comes after the running slice is over. */
 static u64 tick_delay(int cpu)
 {
@@ -83,18 +74,17 @@ static u64 tick_delay(int cpu)
 	return slice + TICK_NSEC;
 }
 
-static u64 budget_end(int cpu)
+/* @p runs (not the idle task); @clock is sched_clock now, exec_start's scale. */
+static inline u64 budget_end(struct task_struct *p, u64 clock)
 {
-	struct task_struct *p = cpu_rq(cpu)->curr;
-	struct ft_task *t;
+	const struct ft_task *t = &ft_m.tasks[p->pid];
 	u64 done;
 
-	if (p == cpu_rq(cpu)->idle)
-		return U64_MAX;
-	t = &ft_m.tasks[p->pid];
 	if (!t->run_ns && !t->driven)
 		return U64_MAX;
-	done = exec_now(p);
+	/* exec time as of now, without touching fair.c state */
+	done = p->se.sum_exec_runtime +
+	       (clock > p->se.exec_start ? clock - p->se.exec_start : 0);
 	if (done >= t->run_until_exec || (t->stop_at && t->stop_at <= ft_m.now))
 		return ft_m.now;
 	if (t->run_until_exec - done >= U64_MAX - ft_m.now)
@@ -114,13 +104,18 @@ static u64 budget_end(int cpu)
  * before topology.c sets the clock ahead): exec time stands still then,
  * and the CPU's end is found again at every look.
  */
-static u64 budget_end_find(int cpu)
+static inline u64 budget_end_find(int cpu, u64 clock)
 {
-	struct task_struct *curr = cpu_rq(cpu)->curr;
+	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr = rq->curr;
 
-	if (curr == cpu_rq(cpu)->idle || ft_clock_peek() >= curr->se.exec_start)
+	if (curr == rq->idle) {
 		ft_m.budget_kept |= BIT_ULL(cpu);
-	return budget_end(cpu);
+		return U64_MAX;
+	}
+	if (clock >= curr->se.exec_start)
+		ft_m.budget_kept |= BIT_ULL(cpu);
+	return budget_end(curr, clock);
 }
 
 /*
@@ -160,10 +155,12 @@ static void budget_set(int cpu, u64 at)
 
 static noinline void budget_refresh(u64 stale)
 {
+	u64 clock = ft_clock_peek();
+
 	for (; stale; stale &= stale - 1) {
 		int cpu = __builtin_ctzll(stale);
 
-		budget_set(cpu, budget_end_find(cpu));
+		budget_set(cpu, budget_end_find(cpu, clock));
 	}
 }
 
