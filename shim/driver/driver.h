@@ -51,6 +51,7 @@ struct ft_op {
 
 struct ft_machine {
 	int nr_cpus;
+	u64 cpus_all;			/* the nr_cpus CPUs as a mask */
 	u64 now;
 	u64 clock_ahead;		/* sched_clock minus now, after jumps */
 	u64 clock_last[NR_CPUS];	/* last sched_clock_cpu() read */
@@ -109,10 +110,10 @@ static inline struct task_struct *ft_task_of(int id)
 	return ft_m.tasks[id].p;
 }
 
-/* Every CPU of the machine, as a mask (FT_MAX_CPUS is 64). */
+/* Every CPU of the machine, as a mask (FT_MAX_CPUS is 64; ft_loop_boot()). */
 static inline u64 ft_cpus_all(void)
 {
-	return ft_m.nr_cpus < 64 ? BIT_ULL(ft_m.nr_cpus) - 1 : ~0ULL;
+	return ft_m.cpus_all;
 }
 
 /* The first CPU of @mask from @cpu on; nr_cpus if none. */

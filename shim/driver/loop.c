@@ -131,6 +131,7 @@ void ft_loop_boot(void)
 
 	while (leaves < (unsigned int)ft_m.nr_cpus)
 		leaves <<= 1;
+	ft_m.cpus_all = ft_m.nr_cpus < 64 ? BIT_ULL(ft_m.nr_cpus) - 1 : ~0ULL;
 	ft_m.budget_leaves = leaves;
 	for (unsigned int i = 0; i < 2 * leaves; i++)
 		ft_m.budget_tree[i] = U64_MAX;	/* CPUs beyond nr_cpus: never due */
