@@ -69,7 +69,8 @@ static void resched_maybe_audit(void)
 		if (test_tsk_need_resched(cpu_rq(cpu)->curr) &&
 		    !(ft_m.resched_maybe & BIT_ULL(cpu)))
 			ft_fault_here("incremental checker", NULL,
-				      "driver: cpu %d's curr has need_resched, resched_maybe lacks it", cpu);
+				      "driver: cpu %d's curr has need_resched, not in resched_maybe",
+				      cpu);
 }
 
 /*
