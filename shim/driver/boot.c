@@ -141,6 +141,7 @@ static void init_rq(int cpu)
 	struct rq *rq = cpu_rq(cpu);
 
 	rq->cpu = cpu;
+	ft_rq_lock_mark(rq);
 	init_cfs_rq(&rq->cfs);
 	INIT_LIST_HEAD(&rq->leaf_cfs_rq_list);
 	rq->tmp_alone_branch = &rq->leaf_cfs_rq_list;
@@ -198,6 +199,7 @@ int ft_boot(int nr_cpus)
 	ft_smp_reset();
 	ft_nohz_reset();
 	ft_m.nr_cpus = nr_cpus;
+	ft_loop_boot();
 	ft_m.checks_full = ft_host_checker_full();
 	sysctl_sched_features = ft_default_features();
 	jiffies = INITIAL_JIFFIES;

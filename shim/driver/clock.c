@@ -3,9 +3,9 @@
  * The virtual clock. One nanosecond counter for the whole machine (what
  * sched_clock_cpu() returns on every CPU), moved only by the driver, never
  * by the host's clock: the same operations give the same times every run.
- * Advancing it charges the elapsed time to each CPU that had a task
- * running (the busy time tests compare exec time against) and moves
- * jiffies at the tree's HZ.
+ * Each CPU's busy time (a task, not the idle task, was curr: what tests
+ * compare exec time against) is charged when the CPU goes idle, and read
+ * as of now; advancing the clock moves jiffies at the tree's HZ.
  *
  * The clock's failure points are what a real sched_clock does: jump ahead
  * after a paused VM and stay ahead; read behind once when a remote rq is
@@ -37,8 +37,7 @@ u64 ft_clock_peek(void)
 void ft_clock_set_ahead(u64 ahead)
 {
 	ft_m.clock_ahead = ahead;
-	memset(ft_m.budget_known, 0, sizeof(ft_m.budget_known));
-	ft_m.budget_next_known = false;
+	ft_m.budget_kept = 0;
 }
 
 u64 ft_clock_read(int cpu)
@@ -61,16 +60,32 @@ void ft_clock_advance_to(u64 t)
 	if (t <= ft_m.now)
 		return;
 	ft_idle_account(t);
-	/* the CPUs' own structs are far apart: the switch keeps a mask */
-	for (u64 busy = ft_m.busy_cpus; busy; busy &= busy - 1)
-		ft_m.busy_ns[__builtin_ctzll(busy)] += t - ft_m.now;
 	ft_m.now = t;
 	jiffies = INITIAL_JIFFIES + div_u64(t, TICK_NSEC);
 }
 
+void ft_cpu_set_busy(int cpu, bool busy)
+{
+	u64 bit = BIT_ULL(cpu);
+
+	if (busy == !!(ft_m.busy_cpus & bit))
+		return;
+	if (busy) {
+		ft_m.busy_since[cpu] = ft_m.now;
+		ft_m.busy_cpus |= bit;
+	} else {
+		ft_m.busy_ns[cpu] += ft_m.now - ft_m.busy_since[cpu];
+		ft_m.busy_cpus &= ~bit;
+	}
+}
+
 u64 ft_cpu_busy_ns(int cpu)
 {
-	return cpu >= 0 && cpu < ft_m.nr_cpus ? ft_m.busy_ns[cpu] : 0;
+	if (cpu < 0 || cpu >= ft_m.nr_cpus)
+		return 0;
+	if (ft_m.busy_cpus & BIT_ULL(cpu))
+		return ft_m.busy_ns[cpu] + ft_m.now - ft_m.busy_since[cpu];
+	return ft_m.busy_ns[cpu];
 }
 
 u64 ft_rq_clock(int cpu)

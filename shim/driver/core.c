@@ -20,11 +20,7 @@ const struct sched_class dl_sched_class;
  */
 static void check_rq_lock_order(struct rq *rq, int subclass, void *caller)
 {
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		struct rq *held = cpu_rq(cpu);
-
-		if (held == rq || !raw_spin_is_locked(&held->__lock))
-			continue;
+	ft_for_each_cpu_in(cpu, ft_m.rq_locked & ~BIT_ULL(cpu_of(rq))) {
 		if (!subclass)
 			ft_fault_here("rq lock order", caller,
 				      "cpu %d's rq lock taken unnested while cpu %d's is held",
@@ -51,19 +47,77 @@ void raw_spin_rq_unlock(struct rq *rq)
 #endif
 
 /*
+ * FAIRTEST_CHECKER=full audits the driver's masks too, against a scan of
+ * the CPUs: rq_locked is each rq lock's word (at every release, when one
+ * is held at least), and need_resched is never set where resched_maybe
+ * does not say it may be (a curr changes, and fair.c sets the flag, only
+ * under the rq lock, whose release marks the CPU, or in resched_curr()).
+ */
+static void rq_locked_audit(void)
+{
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (raw_spin_is_locked(&cpu_rq(cpu)->__lock) != !!(ft_m.rq_locked & BIT_ULL(cpu)))
+			ft_fault_here("incremental checker", NULL,
+				      "driver: cpu %d's rq lock %s, rq_locked says %s", cpu,
+				      raw_spin_is_locked(&cpu_rq(cpu)->__lock) ? "held" : "free",
+				      ft_m.rq_locked & BIT_ULL(cpu) ? "held" : "free");
+}
+
+static void resched_maybe_audit(void)
+{
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (test_tsk_need_resched(cpu_rq(cpu)->curr) &&
+		    !(ft_m.resched_maybe & BIT_ULL(cpu)))
+			ft_fault_here("incremental checker", NULL,
+				      "driver: cpu %d's curr has need_resched, not in resched_maybe",
+				      cpu);
+}
+
+/*
+ * An rq lock carries its rq in the lock's debug owner field, which nothing
+ * else writes (CONFIG_DEBUG_SPINLOCK's checks are ours, seams/locking.c,
+ * and its lock init clears it): a lock is known for an rq's, and which,
+ * without a scan of the CPUs at every lock and unlock.
+ */
+void ft_rq_lock_mark(struct rq *rq)
+{
+	rq->__lock.owner = rq;
+}
+
+static inline int rq_lock_cpu(raw_spinlock_t *lock)
+{
+	struct rq *rq = container_of(lock, struct rq, __lock);
+
+	return lock->owner == rq ? cpu_of(rq) : -1;
+}
+
+/* seams/locking.c calls this as any spinlock is taken: the rq locks held, as a mask. */
+void ft_spin_taking(raw_spinlock_t *lock)
+{
+	int cpu = rq_lock_cpu(lock);
+
+	if (cpu >= 0)
+		ft_m.rq_locked |= BIT_ULL(cpu);
+}
+
+/*
  * seams/locking.c calls this before any spinlock is released: when it is
  * an rq lock, that CPU's fair state must be consistent now.
  */
 void ft_spin_releasing(raw_spinlock_t *lock)
 {
+	int cpu = rq_lock_cpu(lock);
+
 	ft_state_changed();
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		if (lock == &cpu_rq(cpu)->__lock) {
-			ft_budget_changed(cpu);
-			ft_check_invariants(cpu_rq(cpu));
-			return;
-		}
-	}
+	if (cpu < 0)
+		return;
+	if (ft_m.checks_full)
+		rq_locked_audit();
+	ft_m.rq_locked &= ~BIT_ULL(cpu);
+	ft_budget_changed(cpu);
+	/* whatever happened under it, its curr may now have the flag */
+	ft_m.resched_maybe |= BIT_ULL(cpu);
+	ft_check_invariants(cpu_rq(cpu));
 }
 
 /* 7.x wraps it in a macro that tells the lock-context analysis. */
@@ -123,6 +177,7 @@ void resched_curr(struct rq *rq)
 	if (!raw_spin_is_locked(&rq->__lock))
 		ft_fault_here("resched without rq lock",
 			      __builtin_return_address(0), "cpu %d", cpu);
+	ft_m.resched_maybe |= BIT_ULL(cpu);
 	if (test_tsk_need_resched(curr))
 		return;
 	set_tsk_need_resched(curr);
@@ -374,10 +429,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	if (prev != next) {
 		rq->nr_switches++;
 		RCU_INIT_POINTER(rq->curr, next);
-		if (next == rq->idle)
-			ft_m.busy_cpus &= ~BIT_ULL(cpu);
-		else
-			ft_m.busy_cpus |= BIT_ULL(cpu);
+		ft_cpu_set_busy(cpu, next != rq->idle);
 		prev->on_cpu = 0;
 		next->on_cpu = 1;
 		ft_set_current(cpu, next);
@@ -404,16 +456,24 @@ void ft_schedule_cpu(int cpu, bool preempt)
 /*
  * The preemption points: stopper work first (it preempts), then every CPU
  * whose curr was asked to resched, but for a remote one whose reschedule
- * IPI is still on its way; RCU callbacks once all is quiet.
+ * IPI is still on its way; RCU callbacks once all is quiet. The CPUs are
+ * looked at in order, as a scan of them all would, but only those whose
+ * curr may have the flag (resched_maybe, kept where it can be set).
  */
 void ft_resched_pending(void)
 {
 	bool again;
 
+	if (ft_m.checks_full)
+		resched_maybe_audit();
 	do {
 		again = ft_run_stoppers();
-		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-			if (test_tsk_need_resched(cpu_rq(cpu)->curr) && !ft_m.resched_unseen[cpu]) {
+		ft_for_each_cpu_in(cpu, ft_m.resched_maybe) {
+			if (!test_tsk_need_resched(cpu_rq(cpu)->curr)) {
+				ft_m.resched_maybe &= ~BIT_ULL(cpu);
+				continue;
+			}
+			if (!ft_m.resched_unseen[cpu]) {
 				ft_schedule_cpu(cpu, true);
 				again = true;
 			}
@@ -421,10 +481,9 @@ void ft_resched_pending(void)
 	} while (again);
 	ft_rcu_quiescent();
 	/* An operation ends here: it must leave no rq lock behind. */
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
-		if (raw_spin_is_locked(&cpu_rq(cpu)->__lock))
-			ft_fault_here("rq lock held at operation end",
-				      __builtin_return_address(0), "cpu %d", cpu);
+	ft_for_each_cpu_in(cpu, ft_m.rq_locked)
+		ft_fault_here("rq lock held at operation end",
+			      __builtin_return_address(0), "cpu %d", cpu);
 }
 
 u64 ft_cpu_nr_switches(int cpu)

@@ -37,6 +37,7 @@ struct ft_task {
 /* Unreasonable idle (idle.c): per CPU, the open interval and the counts. */
 struct ft_idle_detector {
 	u64 since[NR_CPUS];		/* 0: no interval open on that CPU */
+	u64 open;			/* the CPUs with one open */
 	u64 count[NR_CPUS][FT_IDLE_BUCKETS];
 	u64 longest[NR_CPUS];
 };
@@ -50,20 +51,25 @@ struct ft_op {
 
 struct ft_machine {
 	int nr_cpus;
+	u64 cpus_all;			/* the nr_cpus CPUs as a mask */
 	u64 now;
 	u64 clock_ahead;		/* sched_clock minus now, after jumps */
 	u64 clock_last[NR_CPUS];	/* last sched_clock_cpu() read */
 	u64 next_tick[NR_CPUS];
-	u64 busy_ns[NR_CPUS];
-	u64 busy_cpus;			/* curr is not the idle task (core.c's switch) */
+	u64 busy_ns[NR_CPUS];		/* up to busy_since[], for a CPU busy now */
+	u64 busy_since[NR_CPUS];
+	u64 busy_cpus;			/* curr is not the idle task (ft_cpu_set_busy()) */
 	void *cpu_area[NR_CPUS];
 	struct task_struct *idle[NR_CPUS];
 	struct task_struct *stopper[NR_CPUS];	/* the stop class's thread */
 	bool has_domains;		/* booted with a topology (topology.c) */
 	u64 stop_works;			/* stopper works queued since boot */
 	bool stopper_queued[NR_CPUS];	/* woken, not yet asleep again */
+	u64 stoppers;			/* the same, as a mask */
 	bool tick_stopped[NR_CPUS];	/* nohz: idle with its tick stopped */
 	bool resched_unseen[NR_CPUS];	/* flag set remotely, IPI on its way */
+	u64 resched_maybe;		/* CPUs whose curr may have need_resched (core.c) */
+	u64 rq_locked;			/* CPUs whose rq lock is held (core.c) */
 	u64 balance_runs[NR_CPUS];	/* SCHED_SOFTIRQ runs */
 	unsigned long hrticks[NR_CPUS];	/* hrtick expiries (bandwidth.c) */
 	bool hrtick_in_schedule[NR_CPUS];	/* 7.2+: hrtick_start() waits (bandwidth.c) */
@@ -72,10 +78,9 @@ struct ft_machine {
 	bool idle_clean;		/* no change since idle.c last looked (below) */
 	bool quiet;			/* no change since the last preemption point */
 	/* loop.c's next event, kept until what it depends on changes */
-	u64 budget_at[NR_CPUS];		/* when curr's run budget ends */
-	bool budget_known[NR_CPUS];
-	u64 budget_next;		/* the earliest of budget_at[], all known */
-	bool budget_next_known;
+	u64 budget_kept;		/* CPUs whose budget end holds (0 at boot: none) */
+	unsigned int budget_leaves;	/* the min tree's first leaf (loop.c) */
+	u64 budget_tree[2 * FT_MAX_CPUS];	/* when each curr's run budget ends, and minima */
 	int tie_cpu;			/* ft_budget_tie_cpu() */
 	u64 tick_next;			/* the earliest next_tick[] of a ticking CPU */
 	bool tick_known;		/* cleared where next_tick[] or tick_stopped[] is written */
@@ -104,6 +109,26 @@ static inline struct task_struct *ft_task_of(int id)
 		return NULL;
 	return ft_m.tasks[id].p;
 }
+
+/* Every CPU of the machine, as a mask (FT_MAX_CPUS is 64; ft_loop_boot()). */
+static inline u64 ft_cpus_all(void)
+{
+	return ft_m.cpus_all;
+}
+
+/* The first CPU of @mask from @cpu on; nr_cpus if none. */
+static inline int ft_next_cpu_in(u64 mask, int cpu)
+{
+	if (cpu < 64)
+		mask &= ~0ULL << cpu;
+	else
+		mask = 0;
+	return mask ? __builtin_ctzll(mask) : ft_m.nr_cpus;
+}
+
+#define ft_for_each_cpu_in(cpu, mask) \
+	for (int cpu = ft_next_cpu_in(mask, 0); cpu < ft_m.nr_cpus; \
+	     cpu = ft_next_cpu_in(mask, cpu + 1))
 
 /* Every task id that may be in use: ids above the high-water mark never were. */
 #define ft_for_each_task_id(id) \
@@ -188,8 +213,7 @@ static inline void ft_state_changed(void)
  */
 static inline void ft_budget_changed(int cpu)
 {
-	ft_m.budget_known[cpu] = false;
-	ft_m.budget_next_known = false;
+	ft_m.budget_kept &= ~BIT_ULL(cpu);
 }
 
 static inline void ft_task_budget_changed(struct ft_task *t)
@@ -198,6 +222,7 @@ static inline void ft_task_budget_changed(struct ft_task *t)
 }
 
 void ft_set_wake_at(struct ft_task *t, u64 when);	/* loop.c */
+void ft_loop_boot(void);
 
 /* Names the operation for invariant reports; cheap, called by every op. */
 static inline void ft_op_begin(const char *name, long long a, long long b)
@@ -229,6 +254,7 @@ bool ft_rbwatch_marked_at(const struct ft_rbwatch *w, struct rb_node *node, int 
 void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags);
 void ft_schedule_cpu(int cpu, bool preempt);
 void ft_resched_pending(void);
+void ft_rq_lock_mark(struct rq *rq);
 void ft_set_load_weight(struct task_struct *p, bool update_load);
 int ft_select_task_rq(struct task_struct *p, int cpu, int *wake_flags);
 void ft_task_dead(struct task_struct *p);
@@ -300,6 +326,7 @@ u64 ft_clock_read(int cpu);	/* sched_clock_cpu(), failure points applied */
 u64 ft_clock_peek(void);	/* what sched_clock reads now, no fault drawn */
 void ft_clock_set_ahead(u64 ahead);	/* sched_clock minus now from here on */
 void ft_clock_advance_to(u64 t);
+void ft_cpu_set_busy(int cpu, bool busy);	/* at a switch: curr is not the idle task */
 
 /* boot.c */
 unsigned int ft_default_features(void);

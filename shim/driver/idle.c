@@ -35,52 +35,48 @@ static void close_interval(struct ft_idle_detector *d, int cpu, u64 end)
  * Of the @idle CPUs, those some waiting task could run on, other than the
  * one it waits on: once every idle CPU is wanted, the other tasks cannot
  * change the answer (an overloaded machine has no idle CPU to ask about).
+ * Masks of up to 64 CPUs (FT_MAX_CPUS) are a cpumask's first word.
  */
-static void wanted_cpus(struct cpumask *wanted, const struct cpumask *idle)
+static u64 wanted_cpus(u64 idle)
 {
+	u64 wanted = 0;
+
 	ft_for_each_task_id(id) {
 		struct task_struct *p = ft_m.tasks[id].p;
-		struct cpumask other;
 
 		if (!task_on_rq_queued(p) || task_current(task_rq(p), p) ||
 		    p->se.sched_delayed)
 			continue;
-		cpumask_copy(&other, p->cpus_ptr);
-		cpumask_clear_cpu(task_cpu(p), &other);
-		cpumask_or(wanted, wanted, &other);
-		if (cpumask_subset(idle, wanted))
+		wanted |= cpumask_bits(p->cpus_ptr)[0] & ~BIT_ULL(task_cpu(p));
+		if (!(idle & ~wanted))
 			break;
 	}
+	return wanted;
 }
 
 /*
  * The machine's state now holds until @until: open, keep or close. With
  * nothing changed since the last step, each CPU's interval is open exactly
- * when it should be, and stays so.
+ * when it should be, and stays so. The idle CPUs are those the switch
+ * left without a task (ft_m.busy_cpus); only the CPUs whose interval
+ * opens or closes are visited.
  */
 void ft_idle_account(u64 until)
 {
 	struct ft_idle_detector *d = &ft_m.idle_det;
-	struct cpumask wanted, idle;
+	u64 idle = ft_cpus_all() & ~ft_m.busy_cpus, bad;
 
 	if (ft_m.idle_clean)
 		return;
 	ft_m.idle_clean = true;
-	cpumask_clear(&idle);
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
-		if (cpu_rq(cpu)->curr == cpu_rq(cpu)->idle)
-			cpumask_set_cpu(cpu, &idle);
-	cpumask_clear(&wanted);
-	if (!cpumask_empty(&idle))
-		wanted_cpus(&wanted, &idle);
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		bool bad = cpumask_test_cpu(cpu, &idle) && cpumask_test_cpu(cpu, &wanted);
-
-		if (bad && !d->since[cpu])
+	bad = idle ? idle & wanted_cpus(idle) : 0;
+	ft_for_each_cpu_in(cpu, bad ^ d->open) {
+		if (bad & BIT_ULL(cpu))
 			d->since[cpu] = ft_m.now + 1;	/* 0 means closed */
-		else if (!bad && d->since[cpu])
+		else
 			close_interval(d, cpu, ft_m.now + 1);
 	}
+	d->open = bad;
 }
 
 static void add_cpu_stats(int cpu, struct ft_idle_stats *out)

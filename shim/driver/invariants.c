@@ -492,12 +492,7 @@ static bool may_have_left(int id, u64 locked)
 /* The CPUs whose rq lock is held, but for @cpu's. */
 static u64 other_rqs_locked(int cpu)
 {
-	u64 locked = 0;
-
-	for (int c = 0; c < ft_m.nr_cpus; c++)
-		if (c != cpu && raw_spin_is_locked(&cpu_rq(c)->__lock))
-			locked |= BIT_ULL(c);
-	return locked;
+	return ft_m.rq_locked & ~BIT_ULL(cpu);	/* the driver's mask (core.c) */
 }
 
 /* The ids of word @w to visit: this CPU's tasks, the moved, the locked CPUs'. */

@@ -63,15 +63,6 @@ int ft_schedule(int cpu)
 	return 0;
 }
 
-/* Exec time of the running task as of now, without touching fair.c state. */
-static u64 exec_now(struct task_struct *p)
-{
-	u64 clock = ft_clock_peek();	/* exec_start is on the sched_clock scale */
-
-	return p->se.sum_exec_runtime +
-	       (clock > p->se.exec_start ? clock - p->se.exec_start : 0);
-}
-
 /* Interrupts were off: the tick comes after the running slice is over. */
 static u64 tick_delay(int cpu)
 {
@@ -83,18 +74,17 @@ static u64 tick_delay(int cpu)
 	return slice + TICK_NSEC;
 }
 
-static u64 budget_end(int cpu)
+/* @p runs (not the idle task); @clock is sched_clock now, exec_start's scale. */
+static inline u64 budget_end(struct task_struct *p, u64 clock)
 {
-	struct task_struct *p = cpu_rq(cpu)->curr;
-	struct ft_task *t;
+	const struct ft_task *t = &ft_m.tasks[p->pid];
 	u64 done;
 
-	if (p == cpu_rq(cpu)->idle)
-		return U64_MAX;
-	t = &ft_m.tasks[p->pid];
 	if (!t->run_ns && !t->driven)
 		return U64_MAX;
-	done = exec_now(p);
+	/* exec time as of now, without touching fair.c state */
+	done = p->se.sum_exec_runtime +
+	       (clock > p->se.exec_start ? clock - p->se.exec_start : 0);
 	if (done >= t->run_until_exec || (t->stop_at && t->stop_at <= ft_m.now))
 		return ft_m.now;
 	if (t->run_until_exec - done >= U64_MAX - ft_m.now)
@@ -111,23 +101,125 @@ static u64 budget_end(int cpu)
  * grows with the clock, so the end budget_end() finds is the same at any
  * later time, until the time comes, from when on it is due at once. Not while
  * sched_clock is still behind curr's exec_start (a clock fault at boot,
- * before topology.c sets the clock ahead): exec time stands still then.
+ * before topology.c sets the clock ahead): exec time stands still then,
+ * and the CPU's end is found again at every look.
  */
-static noinline void budget_end_find(int cpu)
+static inline u64 budget_end_find(int cpu, u64 clock)
 {
 	struct rq *rq = cpu_rq(cpu);
+	struct task_struct *curr = rq->curr;
 
-	ft_m.budget_at[cpu] = budget_end(cpu);
-	ft_m.budget_known[cpu] = rq->curr == rq->idle ||
-				 ft_clock_peek() >= rq->curr->se.exec_start;
+	if (curr == rq->idle) {
+		ft_m.budget_kept |= BIT_ULL(cpu);
+		return U64_MAX;
+	}
+	if (clock >= curr->se.exec_start)
+		ft_m.budget_kept |= BIT_ULL(cpu);
+	return budget_end(curr, clock);
 }
 
-/* inline: asked for every CPU twice per event, it is known almost always */
-static inline u64 budget_end_kept(int cpu)
+/*
+ * The CPUs' budget ends are the leaves of a min tree (a tournament: each
+ * node holds the earlier of its two children), so that the earliest, and
+ * the first CPU from a given one whose end has come, are found in as many
+ * steps as the tree is deep, not by a scan of the CPUs: an event changes
+ * one or two ends, the earliest mostly among them.
+ */
+void ft_loop_boot(void)
 {
-	if (!ft_m.budget_known[cpu])
-		budget_end_find(cpu);
-	return max(ft_m.budget_at[cpu], ft_m.now);
+	unsigned int leaves = 1;
+
+	while (leaves < (unsigned int)ft_m.nr_cpus)
+		leaves <<= 1;
+	ft_m.cpus_all = ft_m.nr_cpus < 64 ? BIT_ULL(ft_m.nr_cpus) - 1 : ~0ULL;
+	ft_m.budget_leaves = leaves;
+	for (unsigned int i = 0; i < 2 * leaves; i++)
+		ft_m.budget_tree[i] = U64_MAX;	/* CPUs beyond nr_cpus: never due */
+	ft_m.budget_kept = 0;
+	ft_m.resched_maybe = ft_cpus_all();	/* until first looked at */
+}
+
+static void budget_set(int cpu, u64 at)
+{
+	u64 *tree = ft_m.budget_tree;
+	unsigned int i = ft_m.budget_leaves + cpu;
+
+	tree[i] = at;
+	for (i >>= 1; i; i >>= 1) {
+		u64 m = min(tree[2 * i], tree[2 * i + 1]);
+
+		if (tree[i] == m)
+			break;	/* and so every node above */
+		tree[i] = m;
+	}
+}
+
+static noinline void budget_refresh(u64 stale)
+{
+	u64 clock = ft_clock_peek();
+
+	for (; stale; stale &= stale - 1) {
+		int cpu = __builtin_ctzll(stale);
+
+		budget_set(cpu, budget_end_find(cpu, clock));
+	}
+}
+
+/* inline: asked at every event, it is kept almost always */
+static inline void budget_keep(void)
+{
+	u64 stale = ~ft_m.budget_kept & ft_cpus_all();
+
+	if (stale)
+		budget_refresh(stale);
+}
+
+/* The earliest budget end of all CPUs, not before now. */
+static inline u64 budget_next(void)
+{
+	budget_keep();
+	return max(ft_m.budget_tree[1], ft_m.now);
+}
+
+/* As below, when the root says one is due. */
+static noinline int budget_due_walk(int cpu)
+{
+	const u64 *tree = ft_m.budget_tree;
+	unsigned int leaves = ft_m.budget_leaves, i = leaves + cpu;
+
+	if (!cpu)
+		i = 1;	/* from the first CPU: straight down from the root */
+	else if (tree[i] <= ft_m.now)
+		return cpu;
+	else	/* up to the first right sibling whose subtree has one */
+		for (;;) {
+			if (!(i & 1) && tree[i + 1] <= ft_m.now) {
+				i++;
+				break;
+			}
+			i >>= 1;
+			if (i <= 1)
+				return ft_m.nr_cpus;
+		}
+	/* then down to it */
+	while (i < leaves) {
+		i <<= 1;
+		if (tree[i] > ft_m.now)
+			i++;
+	}
+	return i - leaves;
+}
+
+/*
+ * The first CPU from @cpu on whose budget ends by now; nr_cpus if none.
+ * inline: after a step, mostly none is due (the root says so).
+ */
+static inline int budget_due_from(int cpu)
+{
+	budget_keep();
+	if (cpu >= ft_m.nr_cpus || ft_m.budget_tree[1] > ft_m.now)
+		return ft_m.nr_cpus;
+	return budget_due_walk(cpu);
 }
 
 /* Every timer goes through here, so the earliest is known without a scan. */
@@ -140,53 +232,36 @@ void ft_set_wake_at(struct ft_task *t, u64 when)
 	t->wake_at = when;
 }
 
-static u64 next_wake(void)
+static noinline void wake_find(void)
 {
-	if (!ft_m.wake_known) {
-		ft_m.wake_next = U64_MAX;
-		ft_for_each_task_id(id)
-			if (ft_m.tasks[id].wake_at)
-				ft_m.wake_next = min(ft_m.wake_next, ft_m.tasks[id].wake_at);
-		ft_m.wake_known = true;
-	}
+	ft_m.wake_next = U64_MAX;
+	ft_for_each_task_id(id)
+		if (ft_m.tasks[id].wake_at)
+			ft_m.wake_next = min(ft_m.wake_next, ft_m.tasks[id].wake_at);
+	ft_m.wake_known = true;
+}
+
+/* inline, as the earliest tick: asked at every event, it is known almost always */
+static inline u64 next_wake(void)
+{
+	if (!ft_m.wake_known)
+		wake_find();
 	return ft_m.wake_next;
 }
 
-/*
- * The earliest budget end and tick of all CPUs, kept like each CPU's: an
- * event changes one budget and the ticks come every few thousand events,
- * so the loop mostly skips the CPUs whose time has not come.
- */
-static noinline u64 budget_next_find(void)
+static noinline void tick_find(void)
 {
-	u64 next = U64_MAX;
-	bool all = true;
-
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
-		next = min(next, budget_end_kept(cpu));
-		all &= ft_m.budget_known[cpu];
-	}
-	ft_m.budget_next = next;
-	ft_m.budget_next_known = all;
-	return next;
+	ft_m.tick_next = U64_MAX;
+	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
+		if (!ft_m.tick_stopped[cpu])
+			ft_m.tick_next = min(ft_m.tick_next, ft_m.next_tick[cpu]);
+	ft_m.tick_known = true;
 }
 
-static inline u64 budget_next(void)
+static inline u64 tick_next(void)
 {
-	if (ft_m.budget_next_known)
-		return max(ft_m.budget_next, ft_m.now);
-	return budget_next_find();
-}
-
-static u64 tick_next(void)
-{
-	if (!ft_m.tick_known) {
-		ft_m.tick_next = U64_MAX;
-		for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++)
-			if (!ft_m.tick_stopped[cpu])
-				ft_m.tick_next = min(ft_m.tick_next, ft_m.next_tick[cpu]);
-		ft_m.tick_known = true;
-	}
+	if (!ft_m.tick_known)
+		tick_find();
 	return ft_m.tick_next;
 }
 
@@ -207,15 +282,13 @@ static u64 next_event(u64 end)
  */
 static void run_events(bool first)
 {
-	/* none due: the loop below would change nothing */
-	bool due = budget_next() <= ft_m.now;
+	bool due;
 
-	for (int cpu = 0; due && cpu < ft_m.nr_cpus; cpu++) {
+	/* in CPU order; a step may make a later CPU's budget due, or an earlier one's */
+	for (int cpu = budget_due_from(0); cpu < ft_m.nr_cpus; cpu = budget_due_from(cpu + 1)) {
 		struct task_struct *p;
 		struct ft_task *t;
 
-		if (budget_end_kept(cpu) > ft_m.now)
-			continue;
 		ft_m.tie_cpu = first ? cpu : FT_MAX_CPUS;
 		p = cpu_rq(cpu)->curr;
 		t = &ft_m.tasks[p->pid];

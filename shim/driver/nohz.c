@@ -96,15 +96,20 @@ static void set_idle_exit_at(int cpu, u64 at)
 	idle_exit_next = min(idle_exit_next, at);	/* known or not */
 }
 
-static u64 next_idle_exit(void)
+static noinline void idle_exit_find(void)
 {
-	if (!idle_exit_known) {
-		idle_exit_next = U64_MAX;
-		for (int cpu = 0; (idle_exit || wake_preempt) && cpu < ft_m.nr_cpus; cpu++)
-			if (idle_exit_at[cpu])
-				idle_exit_next = min(idle_exit_next, idle_exit_at[cpu]);
-		idle_exit_known = true;
-	}
+	idle_exit_next = U64_MAX;
+	for (int cpu = 0; (idle_exit || wake_preempt) && cpu < ft_m.nr_cpus; cpu++)
+		if (idle_exit_at[cpu])
+			idle_exit_next = min(idle_exit_next, idle_exit_at[cpu]);
+	idle_exit_known = true;
+}
+
+/* inline: asked twice per event, it is known almost always */
+static inline u64 next_idle_exit(void)
+{
+	if (!idle_exit_known)
+		idle_exit_find();
 	return idle_exit_next;
 }
 
@@ -162,6 +167,8 @@ u64 ft_next_ipi(void)
  */
 void ft_deliver_ipis(void)
 {
+	if (!nr_ipis && next_idle_exit() > ft_m.now)
+		return;	/* the common case: both loops below would find nothing */
 	/* none due: nothing below changes, and what it sets is due later */
 	for (int cpu = 0; next_idle_exit() <= ft_m.now && cpu < ft_m.nr_cpus; cpu++) {
 		if (!idle_exit_at[cpu] || idle_exit_at[cpu] > ft_m.now)

@@ -96,6 +96,7 @@ stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
 	if (!ft_m.stopper_queued[cpu]) {
 		rq_lock_irqsave(rq, &rf);
 		ft_m.stopper_queued[cpu] = true;
+		ft_m.stoppers |= BIT_ULL(cpu);
 		add_nr_running(rq, 1);
 		resched_curr(rq);
 		rq_unlock_irqrestore(rq, &rf);
@@ -112,6 +113,7 @@ bool ft_stop_pending(int cpu)
 void ft_stopper_sleeps(struct rq *rq)
 {
 	ft_m.stopper_queued[cpu_of(rq)] = false;
+	ft_m.stoppers &= ~BIT_ULL(cpu_of(rq));
 	sub_nr_running(rq, 1);
 }
 
@@ -124,11 +126,10 @@ bool ft_run_stoppers(void)
 {
 	bool ran = false;
 
-	for (int cpu = 0; cpu < ft_m.nr_cpus; cpu++) {
+	/* read as it goes: a work may wake a later CPU's stopper, run in this pass */
+	ft_for_each_cpu_in(cpu, ft_m.stoppers) {
 		struct ft_stop_queue *q = &stop_queue[cpu];
 
-		if (!ft_m.stopper_queued[cpu])
-			continue;
 		ft_schedule_cpu(cpu, true);	/* picks the stopper */
 		while (q->nr) {
 			cpu_stop_fn_t fn = q->work[q->head].fn;

@@ -29,6 +29,7 @@ static void release(atomic_t *word, void *caller)
 
 void ft_spin_take(raw_spinlock_t *lock, void *caller)
 {
+	ft_spin_taking(lock);
 	take(&lock->raw_lock.val, caller);
 }
 
@@ -48,6 +49,7 @@ void __raw_spin_lock_init(raw_spinlock_t *lock, const char *name,
 			  struct lock_class_key *key, short inner)
 {
 	lock->raw_lock = (arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
+	lock->owner = SPINLOCK_OWNER_INIT;	/* no stale mark of an rq lock (driver/core.c) */
 }
 
 void do_raw_spin_lock(raw_spinlock_t *lock)

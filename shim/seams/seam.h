@@ -69,7 +69,8 @@ struct task_struct;
 void ft_set_current(int cpu, struct task_struct *p);
 void ft_cpu_up(int cpu, struct task_struct *idle);
 
-/* The driver's hook before a spinlock is released (an rq lock: check). */
+/* The driver's hooks as a spinlock is taken, and before it is released (an rq lock: check). */
+void ft_spin_taking(struct raw_spinlock *lock);
 void ft_spin_releasing(struct raw_spinlock *lock);
 
 /* The arch facts topology.c reads (seams/topology.c, seams/capacity.c). */
