@@ -20,6 +20,7 @@ void ft_autogroup_boot(void);
 int ft_autogroup_fork(struct task_struct *p, struct task_struct *parent);
 void ft_autogroup_exit(struct task_struct *p);
 void ft_autogroup_release(struct task_struct *p, bool machine_gone);
+void ft_autogroup_join_thread(struct task_struct *p, struct task_struct *leader);
 int ft_autogroup_setsid(struct task_struct *p);
 int ft_autogroup_nice(struct task_struct *p, int nice);
 struct task_group *ft_autogroup_tg(struct task_struct *p);
@@ -140,6 +141,7 @@ void ft_autogroup_boot(void) { }
 int ft_autogroup_fork(struct task_struct *p, struct task_struct *parent) { return 0; }
 void ft_autogroup_exit(struct task_struct *p) { }
 void ft_autogroup_release(struct task_struct *p, bool machine_gone) { }
+void ft_autogroup_join_thread(struct task_struct *p, struct task_struct *leader) { }
 int ft_autogroup_setsid(struct task_struct *p) { return -EOPNOTSUPP; }
 int ft_autogroup_nice(struct task_struct *p, int nice) { return -EOPNOTSUPP; }
 struct task_group *ft_autogroup_tg(struct task_struct *p) { return &root_task_group; }
