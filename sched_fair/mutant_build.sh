@@ -4,7 +4,8 @@
 # A binary of a mutant of our own code: PATCH applied to a copy of shim/
 # (then DIR/obj/fairtest is built) or of sim/ (DIR/obj/fairsim), in DIR,
 # from a private copy of the base build OBJ, so only the patched units are
-# compiled again (a unit's compile and a link: seconds). The patch's
+# compiled again (a unit's compile and a link: seconds), and only the
+# binary and the logs are kept. The patch's
 # "+++ b/<dir>/" lines say which. On failure, one line naming what failed.
 # Users: tests/checker/modes.sh (the checker's audit mutants),
 # tests/shim_mutants.sh (fixtures/mutants/shim) and tests/sim/mutants.sh
@@ -36,3 +37,5 @@ if ! make -s --no-print-directory -f "$top/sched_fair/build.mk" KSRC="$ksrc" OBJ
 	echo "$name does not compile ($dir/build.log)"
 	exit 1
 fi
+# The copied objects (60 MB) served the build only; the binary and the logs stay.
+rm -rf "$dir/obj/k" "$dir/obj/u"
