@@ -28,10 +28,10 @@ cli=$(sed -n 's/^cli: //p' "$obj/cli.log")
 # The workload simulator: hand-checked cases, determinism, bad input;
 # again built with ASan+UBSan, where a leak or a report is a second
 # stderr line and fails the check that saw it.
-"$top/tests/sim/run.sh" "$obj/fairsim" >"$obj/sim.log" 2>&1 || failed=1
+"$top/tests/sim/run.sh" "$obj/fairsim" "$ksrc" >"$obj/sim.log" 2>&1 || failed=1
 cat "$obj/sim.log"
 sim=$(sed -n 's/^sim: //p' "$obj/sim.log")
-"$top/tests/sim/run.sh" "$obj/asan/fairsim" >"$obj/sim-asan.log" 2>&1 || failed=1
+"$top/tests/sim/run.sh" "$obj/asan/fairsim" "$ksrc" >"$obj/sim-asan.log" 2>&1 || failed=1
 sed 's/^\(not \)*ok - /&asan: /' "$obj/sim-asan.log"
 sim="$sim, $(sed -n 's/^sim: //p' "$obj/sim-asan.log")"
 # Debian's rt-app as the judge of the workload files: a second of each

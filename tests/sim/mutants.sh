@@ -6,7 +6,8 @@
 # checks of tests/sim/run.sh, by the start of their titles, " | " between
 # them, that must catch it) is applied to a copy of sim/, fairsim is
 # built from that copy in a copy of the base build
-# (sched_fair/mutant_build.sh), and tests/sim/run.sh runs on it: the first named check fails, and none but the named ones.
+# (sched_fair/mutant_build.sh), and tests/sim/run.sh runs on it: the
+# first named check fails, and none but the named ones.
 # Cost, a mutant: the copy (about 2 s on a 2-core VM), one compile and a
 # link, and one run of tests/sim/run.sh (about 10 s of CPU). Prints one
 # line per mutant and "engine mutants: N passed, N failed" last.
@@ -33,7 +34,7 @@ for patch in "$top"/fixtures/mutants/engine/*.patch; do
 		result fail "$name: $why"
 		continue
 	fi
-	"$top/tests/sim/run.sh" "$dir/obj/fairsim" >"$dir/run.log" 2>&1
+	"$top/tests/sim/run.sh" "$dir/obj/fairsim" "$ksrc" >"$dir/run.log" 2>&1
 	bad=$(grep '^not ok - ' "$dir/run.log")
 	first=${caught%% | *}
 	others=$(printf '%s\n' "$bad" | grep -v -F "$(printf '%s\n' "$caught" | sed 's/ | /\n/g' |
