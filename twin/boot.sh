@@ -25,7 +25,7 @@ rm -rf "$out"
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d "$out.tmp.XXXXXX")
 # FAIRTEST_TWIN_KEEP=1 keeps a failed run's files (console, qemu's output).
-trap '[ -n "${FAIRTEST_TWIN_KEEP:-}" ] && [ -f "$tmp/qemu.log" ] && echo "fairtest: kept $tmp" >&2 || rm -rf "$tmp"' EXIT
+trap '[ "${FAIRTEST_TWIN_KEEP:-}" = 1 ] && [ -f "$tmp/qemu.log" ] && echo "fairtest: kept $tmp" >&2 || rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM HUP
 
 mkdir -p "$tmp/cpio/run"

@@ -17,8 +17,12 @@
 # sleeper.
 #
 # usage: twin/bursts.py A B TRACE...
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import named, quantile  # noqa: E402
 
 if len(sys.argv) < 4:
     sys.exit("usage: twin/bursts.py A B TRACE...")
@@ -27,12 +31,8 @@ ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_wakeup|wpf|hrs|deq
 sw_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+)')
 
 
-def named(comm, name):
-    return comm == name or re.fullmatch(re.escape(name) + r'-\d+', comm) is not None
-
-
 def q(xs, f):
-    return round(xs[min(len(xs) - 1, int(len(xs) * f))]) if xs else "-"
+    return round(quantile(xs, f)) if xs else "-"
 
 
 for path in sys.argv[3:]:

@@ -22,18 +22,18 @@
 # usage: twin/hrtick_phase.py W TRACE...
 import bisect
 import collections
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import named  # noqa: E402
 
 if len(sys.argv) < 3:
     sys.exit("usage: twin/hrtick_phase.py W TRACE...")
 waker = sys.argv[1]
 ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_wakeup|tick|hrs): (.*)')
 TICK_US = 4000
-
-
-def named(comm, name):
-    return comm == name or re.fullmatch(re.escape(name) + r'-\d+', comm) is not None
 
 
 for path in sys.argv[2:]:

@@ -27,6 +27,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import named  # noqa: E402
 from wakeup_state import has_prot, kv_re, state  # noqa: E402
 
 BEFORE = 1e-3
@@ -41,10 +42,6 @@ else:
     task, n, paths = args[0] if args else None, 3, args[1:]
 if not task or not paths or n < 1:
     sys.exit("usage: twin/maxima.py TASK [N] TRACE...")
-
-
-def named(comm):
-    return comm == task or re.fullmatch(re.escape(task) + r'-\d+', comm) is not None
 
 
 def us(s):
@@ -106,7 +103,7 @@ for path in paths:
                 continue
             comm, pid, tcpu = s.group(1), s.group(2), int(s.group(3))
             wakes.append((t, comm, tcpu))
-            if ev == "sched_wakeup" and named(comm):
+            if ev == "sched_wakeup" and named(comm, task):
                 pending[pid] = (t, flags, short(waker), tcpu, check.pop(pid, None))
         elif ev == "wpf":
             f = dict(kv_re.findall(rest))
@@ -126,7 +123,7 @@ for path in paths:
         before = runs(sw, j, t0 - BEFORE, t0)
         lo, hi = bisect.bisect_left(wake_t, t0 - BEFORE), bisect.bisect_right(wake_t, t1)
         woke = ["%s %+d" % (short(c), round((t - t0) * 1e6)) for t, c, _ in wakes[lo:hi]
-                if not named(c)]
+                if not named(c, task)]
         print("  %s us at %.6f on CPU %d (flags %s, woken from %s): ran %s; woke (us from it): %s; "
               "in the 1 ms before it ran %s" % (
                   us(lat), t0, cpu, flags, waker, ", ".join(ran) or "-", ", ".join(woke) or "none",

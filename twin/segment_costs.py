@@ -22,6 +22,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import quantile  # noqa: E402
+
 if len(sys.argv) < 3:
     sys.exit("usage: twin/segment_costs.py TASK TRACE...")
 task_re = re.compile(re.escape(sys.argv[1]) + r'(-\d+)?$')
@@ -36,10 +39,6 @@ def window(path):
                 float(open(os.path.join(d, 'window_end')).read()))
     except (OSError, ValueError):
         return None
-
-
-def pct(xs, p):
-    return xs[min(len(xs) - 1, int(p * len(xs)))]
 
 
 for path in sys.argv[2:]:
@@ -77,7 +76,8 @@ for path in sys.argv[2:]:
     print("  woke      n   p10 us   p50 us   p90 us")
     for n in sorted(by):
         xs = sorted(by[n])
-        print("  %4d  %5d  %7.1f  %7.1f  %7.1f" % (n, len(xs), pct(xs, .1), pct(xs, .5), pct(xs, .9)))
+        print("  %4d  %5d  %7.1f  %7.1f  %7.1f" % (
+            n, len(xs), quantile(xs, .1), quantile(xs, .5), quantile(xs, .9)))
     pts = [(n, sorted(xs)[len(xs) // 2], len(xs)) for n, xs in by.items() if n >= 2]
     w = sum(c for _, _, c in pts)
     if len(pts) < 2 or not w:

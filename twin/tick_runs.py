@@ -31,8 +31,12 @@
 #
 # usage: twin/tick_runs.py A B TRACE...
 import collections
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import named, quantile  # noqa: E402
 
 if len(sys.argv) < 4:
     sys.exit("usage: twin/tick_runs.py A B TRACE...")
@@ -42,13 +46,8 @@ sw_re = re.compile(r'prev_comm=(\S+) .*prev_state=(\S+) ==> next_comm=(\S+)')
 DEQUEUE_SLEEP, DEQUEUE_DELAYED = 0x1, 0x20
 
 
-def named(comm, name):
-    return comm == name or re.fullmatch(re.escape(name) + r'-\d+', comm) is not None
-
-
 def q(xs, f):
-    xs = sorted(xs)
-    return round(xs[min(len(xs) - 1, int(len(xs) * f))]) if xs else "-"
+    return round(quantile(xs, f)) if xs else "-"
 
 
 def qs(xs):

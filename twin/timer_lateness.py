@@ -24,8 +24,12 @@
 #
 # usage: twin/timer_lateness.py W TRACE...
 import collections
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import named, quantile  # noqa: E402
 
 if len(sys.argv) < 3:
     sys.exit("usage: twin/timer_lateness.py W TRACE...")
@@ -34,15 +38,10 @@ ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_switch|sched_waking|sched_wakeu
 TICK_NS = 4000000
 
 
-def named(comm, name):
-    return comm == name or re.fullmatch(re.escape(name) + r'-\d+', comm) is not None
-
-
 def pct(xs):
-    xs = sorted(xs)
     if not xs:
         return "-"
-    return "/".join("%.0f" % xs[min(len(xs) - 1, int(len(xs) * f))] for f in (0.01, 0.5, 0.99))
+    return "/".join("%.0f" % quantile(xs, f) for f in (0.01, 0.5, 0.99))
 
 
 def field(rest, name):

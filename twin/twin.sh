@@ -70,8 +70,16 @@ print(m.group(1) if m else 10)' "$workload")
 # The previous result stays until this run has a whole one to put there.
 # FAIRTEST_TWIN_KEEP=1: a failed run's files stay, a failed boot's console
 # and QEMU output with them (twin/boot.sh keeps its own under this dir).
+# One rule for every way out, the store's half-made copy ($new) included.
 tmp=$(mktemp -d "$result.tmp.XXXXXX")
-trap 'rc=$?; rm -rf "$tmp".old*; { [ "$rc" -ne 0 ] && [ -n "${FAIRTEST_TWIN_KEEP:-}" ]; } || rm -rf "$tmp"' EXIT
+new=
+cleanup() {
+	rc=$?
+	rm -rf "$tmp".old*
+	{ [ "$rc" -ne 0 ] && [ "${FAIRTEST_TWIN_KEEP:-}" = 1 ]; } || rm -rf "$tmp"
+	[ -z "$new" ] || rm -rf "$new" "$new".old*
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 # What rt-app 1.0 cannot run is said before anything boots.
@@ -215,12 +223,11 @@ if [ -n "$store" ] && [ -z "$reused" ]; then
 	# renames it into place, so two runs of one key at once never mix their
 	# boots: the last to finish leaves its whole set.
 	new=$(mkdir -p "$FAIRTEST_TWIN_STORE" && mktemp -d "$FAIRTEST_TWIN_STORE/.$key.XXXXXX") || die "cannot store the boots in $FAIRTEST_TWIN_STORE"
-	trap 'rm -rf "$tmp" "$new" "$new".old*' EXIT
 	chmod 755 "$new" &&
 	for d in "$tmp"/real-*/; do cp -a "$d" "$new/"; done &&
 	cp "$tmp/rtapp.json" "$new/" && touch "$new/complete" || die "cannot store the boots in $new"
 	replace_dir "$new" "$store" || die "cannot store the boots in $store (it stays in the way)"
-	trap 'rm -rf "$tmp" "$tmp".old*' EXIT
+	new=
 fi
 
 # CALIBRATE=1 (FAIRTEST_TWIN_CALIBRATE): fairsim again, with the idle exit,

@@ -13,8 +13,12 @@
 # virtual time (nice 0: us of CPU time), the queue's length.
 #
 # usage: twin/wakeup_state.py TASK TRACE...
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import quantile  # noqa: E402
 
 ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_wakeup|wpf): (.*)')
 kv_re = re.compile(r'(\w+)=(-?\w+)')
@@ -56,8 +60,7 @@ def pct(v, n):
 
 
 def p50(xs):
-    xs = sorted(xs)
-    return "%8.0f" % xs[len(xs) // 2] if xs else "       -"
+    return "%8.0f" % quantile(xs, .5) if xs else "       -"
 
 
 def main():
