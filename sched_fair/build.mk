@@ -260,6 +260,12 @@ ifneq ($(SIM_DIR),)
 $(B)/u/sim/%.o: $(SIM_DIR)/%.c
 	@$(call mkdir_for,$@) && echo "  CC      $(SIM_DIR)/$*.c" && $(CC) $(UCFLAGS) -c $< -o $@
 endif
+# Likewise the user side of a patched shim/ (its files at the top: the
+# arena, the host's helpers), compiled from SHIM_DIR.
+ifneq ($(SHIM_DIR),)
+$(B)/u/shim/%.o: $(SHIM_DIR)/%.c
+	@$(call mkdir_for,$@) && echo "  CC      $(SHIM_DIR)/$*.c" && $(CC) $(UCFLAGS) -c $< -o $@
+endif
 # Named machines (fixtures/topologies) compiled into the test binary, with
 # the real kernel's dumps of them (qemu/SERIES/*.dump) for the tree's series;
 # the directories too, so that a dump removed is gone from the binary.

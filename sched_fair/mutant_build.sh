@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# A binary of a mutant of our own code: PATCH applied to a copy of shim/
+# A binary of a mutant of our own code: PATCH applied to a copy of shim/ (its
+# kernel-side units under SHIM_PATCHED, its user-side files at its top)
 # (then DIR/obj/fairtest is built) or of sim/ (DIR/obj/fairsim), in DIR,
 # from a private copy of the base build OBJ, so only the patched units are
 # compiled again (a unit's compile and a link: seconds), and only the

@@ -8,7 +8,13 @@
  * goes on its size class's list and is handed out again last-in first-out,
  * as a slab cache does; a machine's boot starts the region over once every
  * object is freed, so one test's addresses do not depend on the tests run
- * before it in the process. Under memcheck every object is a malloc-like
+ * before it in the process. After a leak (7.x's sds_double_claim) a boot
+ * carves on past the leaked objects instead: the addresses are still a
+ * function of the case's own allocations and frees, since every case
+ * starts from the same arena (the runner's snapshot, or a process of its
+ * own). The region's base moves with mmap(): fair.c compares addresses and
+ * never computes with their values (sched_fair/addr_audit.py,
+ * docs/faults-memcheck.md). Under memcheck every object is a malloc-like
  * block between no-access redzones: leaks, overflows and uses after free
  * are reported as for malloc. Under ASan objects come from calloc instead:
  * LeakSanitizer reports only its own allocations.

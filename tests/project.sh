@@ -140,6 +140,11 @@ twin="$twin, $(sed -n 's/^twin-kernel: \([0-9]* passed.*\)/\1/p' "$obj/twin-kern
 cat "$obj/twin-slice.log"
 twin="$twin, $(sed -n 's/^twin-slice: \([0-9]* passed.*\)/\1/p' "$obj/twin-slice.log" | tail -n 1)"
 
+# One twin/fidelity.sh run per build dir: a fake make twin, no boot.
+"$top/tests/twin/fidelity.sh" "$obj/twin-fidelity-test" >"$obj/twin-fidelity.log" 2>&1 || failed=1
+cat "$obj/twin-fidelity.log"
+twin="$twin, $(sed -n 's/^twin-fidelity: \([0-9]* passed.*\)/\1/p' "$obj/twin-fidelity.log" | tail -n 1)"
+
 # README and docs: links resolve, make targets and knobs are make help's.
 python3 "$top/tests/docs/check.py" "$top" >"$obj/docs.log" 2>&1 || failed=1
 cat "$obj/docs.log"

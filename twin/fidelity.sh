@@ -14,7 +14,8 @@
 # usage: twin/fidelity.sh [DURATION [RUNS]]        (5 s, 2 boots)
 #        FIDELITY_ROWS='sleeper:7.3:debian:' twin/fidelity.sh   only those rows
 #          (workload:KVER:PROFILE:FEATURES[:CPUS[:DURATION[:RUNS]]])
-#        O=dir twin/fidelity.sh                    another build dir (build)
+#        O=dir twin/fidelity.sh                    another build dir (build);
+#          one run at a time per O
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 duration=${1:-5} runs=${2:-2}
@@ -45,6 +46,17 @@ hackbench-timed-1cpu:6.12:base: hackbench-timed-1cpu:7.3:base:
 balance-idle-2cpu:6.12:base::2 balance-idle-2cpu:7.3:base::2"}
 logs=$o/fidelity
 mkdir -p "$logs/real" || exit 1
+# One run per O: two would write the same logs, twins and table. The lock
+# is held while any process of the run lives (its make twin and boots
+# inherit the descriptor), so it goes with the run however it ends, and a
+# second run is refused at once, naming the first (its line in the lock).
+exec 9>>"$logs/.lock" || exit 1
+if ! flock -n 9; then
+	holder=$(cat "$logs/.lock" 2>/dev/null)
+	echo "fairtest: fidelity.sh: another run works in O=$o (${holder:-its pid not written yet}); wait for it to end, or give this one another O=" >&2
+	exit 1
+fi
+printf 'pid %s, twin/fidelity.sh %s %s, since %s' $$ "$duration" "$runs" "$(date -u '+%H:%M:%S UTC')" >"$logs/.lock"
 # twins.tsv and full.md appear whole or not at all
 trap 'rm -f "$logs/twins.tsv.tmp" "$logs/full.md.tmp"' EXIT
 export FAIRTEST_TWIN_STORE="$logs/real"

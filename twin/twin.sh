@@ -107,12 +107,12 @@ case $kernel in debian|build) ;; *) die "FAIRTEST_TWIN_KERNEL=$kernel: give buil
 if [ "$kernel" = build ]; then
 	kimage=$("$top/twin/kernel.sh" "$ksrc" "$(dirname "$(dirname "$fairsim")")/twin-kernel") || exit 1
 else
-	kimage=$("$top/sched_fair/kimage.sh" "$ksrc" 2>"$result.kimage.err") || {
-		msg=$(tail -n 1 "$result.kimage.err")
-		rm -f "$result.kimage.err"
+	kimage=$("$top/sched_fair/kimage.sh" "$ksrc" 2>"$tmp/kimage.err") || {
+		msg=$(tail -n 1 "$tmp/kimage.err")
+		rm -f "$tmp/kimage.err"
 		die "${msg#fairtest: }"
 	}
-	rm -f "$result.kimage.err"
+	rm -f "$tmp/kimage.err"
 fi
 
 if [ -z "$accel" ] || [ "$accel" = auto ]; then

@@ -14,9 +14,14 @@
 # Prints one line per check and a tally (a mutant the tree lacks the lines
 # of is skipped).
 #
-# usage: modes.sh OBJ KSRC PROFILE
+# usage: modes.sh OBJ KSRC PROFILE   (OBJ relative or absolute)
 set -u
-obj=$1 ksrc=$2 profile=$3
+[ $# -eq 3 ] || { echo "usage: tests/checker/modes.sh OBJ KSRC PROFILE" >&2; exit 2; }
+# OBJ as given, relative to here or absolute; the mutant builds link into
+# it from other directories, so it is made absolute once.
+obj=$(cd "$1" 2>/dev/null && pwd) && [ -x "$obj/fairtest" ] ||
+	{ echo "fairtest: modes.sh: OBJ=$1 is no build dir with a fairtest binary; give the build dir of a tree, O/<tree>-<hash> (make check makes it)" >&2; exit 2; }
+ksrc=$2 profile=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$obj/checker-modes
 skipped=0
