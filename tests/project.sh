@@ -139,6 +139,10 @@ twin="$twin, $(sed -n 's/^twin-kernel: \([0-9]* passed.*\)/\1/p' "$obj/twin-kern
 "$top/tests/twin/slice.sh" "$obj/twin-slice-test" >"$obj/twin-slice.log" 2>&1 || failed=1
 cat "$obj/twin-slice.log"
 twin="$twin, $(sed -n 's/^twin-slice: \([0-9]* passed.*\)/\1/p' "$obj/twin-slice.log" | tail -n 1)"
+# The store of real boots: boots added, never replaced; fake boots, no boot.
+"$top/tests/twin/store.sh" "$obj/twin-store-test" >"$obj/twin-store.log" 2>&1 || failed=1
+cat "$obj/twin-store.log"
+twin="$twin, $(sed -n 's/^twin-store: \([0-9]* passed.*\)/\1/p' "$obj/twin-store.log" | tail -n 1)"
 
 # README and docs: links resolve, make targets and knobs are make help's.
 python3 "$top/tests/docs/check.py" "$top" >"$obj/docs.log" 2>&1 || failed=1
