@@ -8,9 +8,8 @@
 # reuse takes the first RUNS (every one with all, none when too few); six
 # writers of one key at once leave every boot of each, whole, under its
 # own number, and no temp dir; a run that fails half-way leaves no key.
-# Then each mutant of fixtures/mutants/twin/ (a patch of twin/store.sh,
-# its "caught-by:" line naming checks by the start of their titles, " | "
-# between them) runs the same checks: the named ones fail, no other.
+# Then each mutant fixtures/mutants/twin/store-* runs the same checks
+# (tests/twin/tap.sh's mutants): the ones it names fail, no other.
 #
 # usage: tests/twin/store.sh OUTDIR
 set -u
@@ -95,30 +94,6 @@ passed=$(sed -n 's/^checks: \([0-9]*\) passed.*/\1/p' "$out/store.log")
 failed=$(sed -n 's/^checks: .* \([0-9]*\) failed/\1/p' "$out/store.log")
 passed=${passed:-0} failed=${failed:-1}
 
-for patch in "$top"/fixtures/mutants/twin/*.patch; do
-	[ -f "$patch" ] || continue
-	name=twin/$(basename "$patch" .patch)
-	caught=$(sed -n 's/^caught-by: //p' "$patch")
-	dir=$out/$(basename "$patch" .patch)
-	mkdir -p "$dir/twin" && cp "$top/twin/store.sh" "$dir/twin/" &&
-		(cd "$dir" && patch -s -p1 <"$patch") >"$dir/patch.log" 2>&1 || {
-		not_ok "mutant $name: does not apply ($dir/patch.log)"
-		continue
-	}
-	checks "$dir/twin" "$dir/work" >"$dir/run.log" 2>&1
-	bad=$(grep '^not ok - ' "$dir/run.log")
-	first=${caught%% | *}
-	others=$(printf '%s\n' "$bad" | grep -v -F "$(printf '%s\n' "$caught" | sed 's/ | /\n/g' |
-		sed "s/^/not ok - $tap_name: /")" | grep -c .)
-	if [ -z "$caught" ]; then
-		not_ok "mutant $name: no 'caught-by: CHECK' line"
-	elif ! printf '%s\n' "$bad" | grep -q -F "not ok - $tap_name: $first"; then
-		not_ok "mutant $name: not caught by '$first' ($dir/run.log)"
-	elif [ "$others" -gt 0 ]; then
-		not_ok "mutant $name: caught by $others check(s) besides '$caught' ($dir/run.log)"
-	else
-		ok "mutant $name: caught by '$caught' only"
-	fi
-done
+mutants "store-*" checks
 echo "twin-store: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
