@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_names import quantile  # noqa: E402
 
 line_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (sched_waking|sched_switch): (.*)')
+woken_re = re.compile(r' pid=(\d+)')
 switch_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+) next_pid=(\d+)')
 
 
@@ -59,7 +60,8 @@ def segments(path, task):
             continue
         if kind == 'sched_waking':
             cur = on.get(cpu)
-            if cur and cur[0] == pid and not rest.startswith('comm=%s ' % cur[1]):
+            # another task: by pid, as a real trace's threads share a comm
+            if cur and cur[0] == pid and woken_re.search(rest).group(1) != pid:
                 on[cpu] = cur[:3] + (cur[3] + 1,)
             continue
         s = switch_re.match(rest)
