@@ -7,7 +7,8 @@
 # run adds its boots after the first run's, which stay as they were; a
 # reuse takes the first RUNS (every one with all, none when too few); six
 # writers of one key at once leave every boot of each, whole, under its
-# own number, and no temp dir; a run that fails half-way leaves no key.
+# own number, and no temp dir; a run that fails half-way leaves no key;
+# twin/twin.sh refuses a FAIRTEST_TWIN_REUSE other than 1 or all.
 # Then each mutant fixtures/mutants/twin/store-* runs the same checks
 # (tests/twin/tap.sh's mutants): the ones it names fail, no other.
 #
@@ -84,6 +85,13 @@ checks() {
 	rm -rf "$store_new"
 	check "a run that fails half-way leaves no key (return $rc)" \
 		'[ "$rc" -ne 0 ] && [ ! -e "$w/store/k3" ] && [ "$(ls -a "$w/store" | grep -c "^\.k3")" = 0 ]'
+	# FAIRTEST_TWIN_REUSE=yes to twin/twin.sh. Expect one line naming it,
+	# a non-zero exit, before anything is made (no result dir).
+	FAIRTEST_TWIN_REUSE=yes "$1/twin.sh" /bin/false "$w" "$top/fixtures/workloads/sleeper.json" \
+		"$w/bad/result" 1 2 1 "" 1 icount:1 >/dev/null 2>"$w/bad.err"
+	rc=$?
+	check "a bad FAIRTEST_TWIN_REUSE: one line, non-zero, nothing made ($(cat "$w/bad.err"))" \
+		'[ "$rc" -ne 0 ] && [ "$(grep -c . "$w/bad.err")" = 1 ] && grep -q "FAIRTEST_TWIN_REUSE=yes: 1 .* or all" "$w/bad.err" && [ ! -e "$w/bad" ]'
 	echo "checks: $passed passed, $failed failed"
 	)
 }
