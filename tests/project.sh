@@ -139,6 +139,14 @@ twin="$twin, $(sed -n 's/^twin-kernel: \([0-9]* passed.*\)/\1/p' "$obj/twin-kern
 "$top/tests/twin/slice.sh" "$obj/twin-slice-test" >"$obj/twin-slice.log" 2>&1 || failed=1
 cat "$obj/twin-slice.log"
 twin="$twin, $(sed -n 's/^twin-slice: \([0-9]* passed.*\)/\1/p' "$obj/twin-slice.log" | tail -n 1)"
+# CALIBRATE=1's costs read back from fairsim's traces at known costs, no boot.
+"$top/tests/twin/calibrate.sh" "$obj/fairsim" "$obj/twin-calibrate-test" >"$obj/twin-calibrate.log" 2>&1 || failed=1
+cat "$obj/twin-calibrate.log"
+twin="$twin, $(sed -n 's/^twin-calibrate: \([0-9]* passed.*\)/\1/p' "$obj/twin-calibrate.log" | tail -n 1)"
+# The store of real boots: boots added, never replaced; fake boots, no boot.
+"$top/tests/twin/store.sh" "$obj/twin-store-test" >"$obj/twin-store.log" 2>&1 || failed=1
+cat "$obj/twin-store.log"
+twin="$twin, $(sed -n 's/^twin-store: \([0-9]* passed.*\)/\1/p' "$obj/twin-store.log" | tail -n 1)"
 
 # One twin/fidelity.sh run per build dir: a fake make twin, no boot.
 "$top/tests/twin/fidelity.sh" "$obj/twin-fidelity-test" >"$obj/twin-fidelity.log" 2>&1 || failed=1

@@ -12,13 +12,24 @@
 #   wake cost      CPU time per wake-up beyond the workload's run: the real
 #                  run per wake-up of the task with the shortest one, minus
 #                  fairsim's for that task less fairsim's own wake cost.
+# Where a task of the file rt-app ran (rtapp.json beside the boots)
+# broadcasts or signals a condition (schbench-mutex's message threads),
+# its futex wake-ups and segments give three costs for the one wake cost
+# (twin/segment_costs.py, pooled over the boots, the task with the most
+# groups of 2+ wake-ups): the wake cost is the p50 of its segments that
+# woke nobody, the futex wake cost the fit's CPU time per task woken, the
+# loop cost the fit's rest less the wake cost.
 # A cost with no sample keeps fairsim's value, and the second line says so.
 #
 # usage: twin/calibrate.py SIM_JSON REAL_DIR...   (REAL_DIR: real-N, beside real-N.json)
 # prints: line 1 fairsim's options; line 2 what they came from.
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import segment_costs  # noqa: E402
 
 if len(sys.argv) < 3:
     sys.exit("usage: twin/calibrate.py SIM_JSON REAL_DIR...")
@@ -106,5 +117,50 @@ if best:
         us, best[0], best[1] / 1000, best[2] / 1000, round(sim_cost / 1000)))
 else:
     said.append("wake cost: fairsim's (no task woke on both sides)")
+
+
+def wakes_by_futex(task):
+    if isinstance(task, dict):
+        return any(k in ("broad", "signal") or wakes_by_futex(v) for k, v in task.items())
+    return isinstance(task, list) and any(wakes_by_futex(v) for v in task)
+
+
+def by_segments(sim, reals):
+    """The three costs from the segments of the condition's waker that
+    wakes most at once, as (options, what they came from), or None when no
+    such task woke two or more in two groups of segments, or it never
+    slept without waking."""
+    try:
+        rtapp = json.load(open(os.path.join(os.path.dirname(reals[0][0]), "rtapp.json")))
+    except (OSError, ValueError):
+        return None
+    best = None
+    for name in sim.get("by_task", {}):
+        if not wakes_by_futex(rtapp.get("tasks", {}).get(name)):
+            continue
+        by = {}
+        for d, _ in reals:
+            for n, xs in segment_costs.segments(d + "/trace", name).items():
+                by.setdefault(n, []).extend(xs)
+        f = segment_costs.fit(by)
+        if f and by.get(0) and (best is None or f[2] > best[1][2]):
+            best = (name, f, by)
+    if best is None:
+        return None
+    name, (base, slope, groups), by = best
+    none = segment_costs.quantile(by[0], .5)
+    wake, futex, loop = round(none), max(0.0, round(slope, 1)), max(0.0, round(base - none, 1))
+    many = sorted(n for n in by if n >= 2)
+    return (["--wake-cost %d" % wake, "--futex-wake-cost %.1f" % futex, "--loop-cost %.1f" % loop],
+            ["wake cost %d us, futex wake %.1f us a task woken, loop %.1f us (%s's segments over "
+             "%d boots: p50 of %d that woke nobody; %.1f + %.2f n us over %d groups that woke "
+             "%d-%d, twin/segment_costs.py)" % (wake, futex, loop, name, len(reals), len(by[0]),
+                                                 base, slope, groups, many[0], many[-1])])
+
+
+seg = by_segments(sim, reals)
+if seg:
+    opts = [o for o in opts if not o.startswith("--wake-cost ")] + seg[0]
+    said = [x for x in said if not x.startswith("wake cost")] + seg[1]
 print(" ".join(opts))
 print("; ".join(said))

@@ -77,7 +77,7 @@ EOF
 		PROFILE="$prof" FEATURES="$feat" DURATION="$d" RUNS="$n" >"$log.tmp" 2>&1 ||
 		{ tail -5 "$log.tmp" >&2; echo "fairtest: fidelity.sh: the twin of $row failed (log: $log.tmp)" >&2; exit 1; }
 	mv "$log.tmp" "$log"
-	grep -h '^twin: the .* boots stored' "$log" | sed 's/^twin:/fidelity:/' >&2
+	grep -h '^twin: boots .* stored under' "$log" | sed 's/^twin:/fidelity:/' >&2
 done
 
 # One line per twin for the table: workload, tree, profile, features, CPUs,

@@ -25,10 +25,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_names import quantile  # noqa: E402
 
-if len(sys.argv) < 3:
-    sys.exit("usage: twin/segment_costs.py TASK TRACE...")
-task_re = re.compile(re.escape(sys.argv[1]) + r'(-\d+)?$')
 line_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (sched_waking|sched_switch): (.*)')
+woken_re = re.compile(r' pid=(\d+)')
 switch_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+) next_pid=(\d+)')
 
 
@@ -41,7 +39,10 @@ def window(path):
         return None
 
 
-for path in sys.argv[2:]:
+def segments(path, task):
+    """{tasks woken: [segment lengths, us]} of TASK's segments in one trace
+    that ended asleep (twin/calibrate.py pools them over boots)."""
+    task_re = re.compile(re.escape(task) + r'(-\d+)?$')
     try:
         lines = open(path).read().splitlines()
     except OSError as e:
@@ -59,7 +60,8 @@ for path in sys.argv[2:]:
             continue
         if kind == 'sched_waking':
             cur = on.get(cpu)
-            if cur and cur[0] == pid and not rest.startswith('comm=%s ' % cur[1]):
+            # another task: by pid, as a real trace's threads share a comm
+            if cur and cur[0] == pid and woken_re.search(rest).group(1) != pid:
                 on[cpu] = cur[:3] + (cur[3] + 1,)
             continue
         s = switch_re.match(rest)
@@ -69,27 +71,49 @@ for path in sys.argv[2:]:
         if cur and cur[0] == s.group(2) and s.group(3).startswith('S') and task_re.match(cur[1]):
             by[cur[3]].append((ts - cur[2]) * 1e6)
         on[cpu] = (s.group(5), s.group(4), ts, 0)
-    if not by:
-        print("%s: no segment of %s that ended asleep" % (path, sys.argv[1]))
-        continue
-    print("%s: %s's segments that ended asleep, by the tasks it woke in them" % (path, sys.argv[1]))
-    print("  woke      n   p10 us   p50 us   p90 us")
-    for n in sorted(by):
-        xs = sorted(by[n])
-        print("  %4d  %5d  %7.1f  %7.1f  %7.1f" % (
-            n, len(xs), quantile(xs, .1), quantile(xs, .5), quantile(xs, .9)))
+    return by
+
+
+def fit(by):
+    """(base us, us per task woken, groups of 2+ fitted) of a least-squares
+    fit over the medians of the groups of two wake-ups and more, weighted by
+    count; None with fewer than two such groups."""
     pts = [(n, sorted(xs)[len(xs) // 2], len(xs)) for n, xs in by.items() if n >= 2]
     w = sum(c for _, _, c in pts)
     if len(pts) < 2 or not w:
-        print("  fit: fewer than two groups of two wake-ups or more")
-        continue
+        return None
     mx = sum(n * c for n, _, c in pts) / w
     my = sum(y * c for _, y, c in pts) / w
     sxx = sum(c * (n - mx) ** 2 for n, _, c in pts)
     slope = sum(c * (n - mx) * (y - my) for n, y, c in pts) / sxx if sxx else 0.0
-    base = my - slope * mx
-    none = sorted(by[0])[len(by[0]) // 2] if by.get(0) else None
-    print("  fit over 2+ wake-ups: %.1f us + %.2f us per task woken" % (base, slope))
-    if none is not None:
-        print("  fairsim: --wake-cost %.0f --futex-wake-cost %.1f --loop-cost %.1f"
-              % (none, slope, base - none))
+    return my - slope * mx, slope, len(pts)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit("usage: twin/segment_costs.py TASK TRACE...")
+    for path in sys.argv[2:]:
+        by = segments(path, sys.argv[1])
+        if not by:
+            print("%s: no segment of %s that ended asleep" % (path, sys.argv[1]))
+            continue
+        print("%s: %s's segments that ended asleep, by the tasks it woke in them" % (path, sys.argv[1]))
+        print("  woke      n   p10 us   p50 us   p90 us")
+        for n in sorted(by):
+            xs = sorted(by[n])
+            print("  %4d  %5d  %7.1f  %7.1f  %7.1f" % (
+                n, len(xs), quantile(xs, .1), quantile(xs, .5), quantile(xs, .9)))
+        f = fit(by)
+        if not f:
+            print("  fit: fewer than two groups of two wake-ups or more")
+            continue
+        base, slope = f[0], f[1]
+        none = sorted(by[0])[len(by[0]) // 2] if by.get(0) else None
+        print("  fit over 2+ wake-ups: %.1f us + %.2f us per task woken" % (base, slope))
+        if none is not None:
+            print("  fairsim: --wake-cost %.0f --futex-wake-cost %.1f --loop-cost %.1f"
+                  % (none, slope, base - none))
+
+
+if __name__ == '__main__':
+    main()

@@ -17,18 +17,21 @@
 # SIM_ARGS: more options for fairsim's run (the model's costs: --ideal,
 # --timer-slack, ...), as words.
 #
-# FAIRTEST_TWIN_STORE=DIR keeps a copy of the boots in DIR/<key>, the key a
-# hash of what decides them: the kernel package and version, the file
-# rt-app runs (the workload's content, the window), the features, CPUs,
-# boots, accelerator, the guest's /init and extra kernel arguments, and for
-# a file with SCHED_OTHER slices the slice map and twin/slice.c. With
-# FAIRTEST_TWIN_REUSE=1 as well, boots stored under that key are used
-# instead of booting; their traces still go through today's analysis and
-# fairsim always runs (twin/fidelity.sh uses this).
+# FAIRTEST_TWIN_STORE=DIR adds the boots to those kept in DIR/<key>
+# (twin/store.sh: none is replaced), the key a hash of what decides them:
+# the kernel package and version, the file rt-app runs (the workload's
+# content, the window), the features, CPUs, boots, accelerator, the guest's
+# /init and extra kernel arguments, and for a file with SCHED_OTHER slices
+# the slice map and twin/slice.c. With FAIRTEST_TWIN_REUSE=1 as well, the
+# first RUNS boots stored under that key are used instead of booting (so
+# boots added later do not move the table; =all takes every stored boot,
+# and the header says how many); their traces still go through today's
+# analysis and fairsim always runs (twin/fidelity.sh uses this).
 #
 # usage: twin/twin.sh FAIRSIM KSRC WORKLOAD RESULT CPUS DURATION SEED FEATURES RUNS ACCEL [SIM_ARGS]
 set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
+. "$(dirname "$0")/store.sh"
 # Directory $2 becomes $1, whole, by rename(); rename() does not replace a
 # directory that has files, so $2's old self is moved aside first. Two
 # runs that replace one $2 at once leave one whole, never a mix of both or
@@ -53,6 +56,10 @@ case $fairsim in /*) ;; *) fairsim=$(pwd)/$fairsim ;; esac
 case $runs in ''|*[!0-9]*|0) die "RUNS=$runs: give the number of boots of the real kernel, 1 or more" ;; esac
 case $cpus in ''|*[!0-9]*|0) die "CPUS=$cpus: give the guest's CPUs, 1 or more" ;; esac
 case $accel in ''|auto|kvm|tcg|icount:[0-9]|icount:1[0-9]) ;; *) die "ACCEL=$accel: one of auto, kvm, tcg, icount:N" ;; esac
+case ${FAIRTEST_TWIN_REUSE:-} in
+''|1|all) ;;
+*) die "FAIRTEST_TWIN_REUSE=$FAIRTEST_TWIN_REUSE: 1 (the first RUNS stored boots) or all (every stored boot of the key)" ;;
+esac
 case ${FAIRTEST_TWIN_CALIBRATE:-0} in
 ''|0|1) ;;
 *) die "CALIBRATE=$FAIRTEST_TWIN_CALIBRATE: 1 (fairsim with the costs the real boots measured) or 0" ;;
@@ -70,14 +77,14 @@ print(m.group(1) if m else 10)' "$workload")
 # The previous result stays until this run has a whole one to put there.
 # FAIRTEST_TWIN_KEEP=1: a failed run's files stay, a failed boot's console
 # and QEMU output with them (twin/boot.sh keeps its own under this dir).
-# One rule for every way out, the store's half-made copy ($new) included.
+# One rule for every way out, the store's half-made copy ($store_new) included.
 tmp=$(mktemp -d "$result.tmp.XXXXXX")
-new=
+store_new=
 cleanup() {
 	rc=$?
 	rm -rf "$tmp".old*
 	{ [ "$rc" -ne 0 ] && [ "${FAIRTEST_TWIN_KEEP:-}" = 1 ]; } || rm -rf "$tmp"
-	[ -z "$new" ] || rm -rf "$new" "$new".old*
+	[ -z "$store_new" ] || rm -rf "$store_new"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
@@ -150,6 +157,12 @@ if [ -n "${FAIRTEST_TWIN_STORE:-}" ]; then
 		cat "$(dirname "$initrd")/initramfs.key"; } | md5sum | cut -c1-16)
 	store=$FAIRTEST_TWIN_STORE/$key
 fi
+# Reused: the first RUNS boots of the key (every one with REUSE=all).
+reused=
+if [ -n "$store" ] && [ -n "${FAIRTEST_TWIN_REUSE:-}" ]; then
+	take=$(store_reuse "$store" "$runs" "$FAIRTEST_TWIN_REUSE")
+	[ "$take" -eq 0 ] || { reused=$store runs=$take; }
+fi
 features_shown=${features:-"the kernel's defaults"}
 echo "twin: $(basename "$workload"), $cpus CPUs, $duration s, features: $features_shown"
 echo "twin: fairsim on $(basename "$ksrc"), seed $seed${sim_args:+, $sim_args}"
@@ -185,11 +198,8 @@ if [ -f "$tmp/rtapp.analysis.json" ]; then
 	real_workload=$tmp/analysis/$(basename "$workload")
 	mv "$tmp/rtapp.analysis.json" "$real_workload"
 fi
-reused=
-if [ -n "$store" ] && [ -n "${FAIRTEST_TWIN_REUSE:-}" ] && [ -f "$store/complete" ]; then
-	reused=$store
-	echo "twin: the $runs boots stored under $store (same kernel, file, features, window, boots): not booted again"
-fi
+[ -z "$reused" ] ||
+	echo "twin: boots 1-$runs of the $(store_count "$store") stored under $store (same kernel, file, features, window, boots): not booted again"
 i=1
 while [ "$i" -le "$runs" ]; do
 	if [ -n "$reused" ]; then
@@ -219,19 +229,15 @@ while [ "$i" -le "$runs" ]; do
 	i=$((i + 1))
 done
 if [ -n "$store" ] && [ -z "$reused" ]; then
-	# Each run fills a directory of its own beside the store's keys and
-	# renames it into place, so two runs of one key at once never mix their
-	# boots: the last to finish leaves its whole set.
-	new=$(mkdir -p "$FAIRTEST_TWIN_STORE" && mktemp -d "$FAIRTEST_TWIN_STORE/.$key.XXXXXX") || die "cannot store the boots in $FAIRTEST_TWIN_STORE"
-	chmod 755 "$new" &&
-	for d in "$tmp"/real-*/; do cp -a "$d" "$new/"; done &&
-	cp "$tmp/rtapp.json" "$new/" && touch "$new/complete" || die "cannot store the boots in $new"
-	replace_dir "$new" "$store" || die "cannot store the boots in $store (it stays in the way)"
-	new=
+	# (not in $(...): cleanup() must see store_new if it fails half-way)
+	store_add "$tmp" "$FAIRTEST_TWIN_STORE" "$key" >"$tmp/stored" || die "cannot store the boots in $store"
+	echo "twin: these $runs boots stored under $store as boots $(sed 's/ /, /g' "$tmp/stored") of $(store_count "$store")"
+	rm -f "$tmp/stored"
 fi
 
 # CALIBRATE=1 (FAIRTEST_TWIN_CALIBRATE): fairsim again, with the idle exit,
-# wake-up preemption and wake cost these boots measured (twin/calibrate.py),
+# wake-up preemption and wake cost these boots measured (twin/calibrate.py;
+# the futex wake and loop costs too where a task broadcasts),
 # so that what differs is the scheduler's, not the emulated machine's; the
 # run with the costs given is kept as sim-given.*.
 case ${FAIRTEST_TWIN_CALIBRATE:-0} in

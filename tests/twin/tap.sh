@@ -9,3 +9,37 @@ ok() { echo "ok - $tap_name: $1"; passed=$((passed + 1)); }
 not_ok() { echo "not ok - $tap_name: $1"; failed=$((failed + 1)); }
 # check WHAT EXPR: ok when the shell expression EXPR holds
 check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+# mutants GLOB FUNC: each patch fixtures/mutants/twin/GLOB.patch (of
+# twin/; its "caught-by:" line names checks by the start of their titles,
+# " | " between them) applied to a copy of twin/ in $out/NAME, then
+# "FUNC DIR/twin DIR/work" (the script's checks, printing ok / not ok
+# lines): the first named check fails, and none but the named ones.
+mutants() {
+	for patch in "$top"/fixtures/mutants/twin/$1.patch; do
+		[ -f "$patch" ] || continue
+		name=twin/$(basename "$patch" .patch)
+		caught=$(sed -n 's/^caught-by: //p' "$patch")
+		dir=$out/$(basename "$patch" .patch)
+		rm -rf "$dir"
+		mkdir -p "$dir" && cp -a "$top/twin" "$dir/" &&
+			(cd "$dir" && patch -s -p1 <"$patch") >"$dir/patch.log" 2>&1 || {
+			not_ok "mutant $name: does not apply ($dir/patch.log)"
+			continue
+		}
+		"$2" "$dir/twin" "$dir/work" >"$dir/run.log" 2>&1
+		bad=$(grep '^not ok - ' "$dir/run.log")
+		first=${caught%% | *}
+		others=$(printf '%s\n' "$bad" | grep -v -F "$(printf '%s\n' "$caught" | sed 's/ | /\n/g' |
+			sed "s/^/not ok - $tap_name: /")" | grep -c .)
+		if [ -z "$caught" ]; then
+			not_ok "mutant $name: no 'caught-by: CHECK' line"
+		elif ! printf '%s\n' "$bad" | grep -q -F "not ok - $tap_name: $first"; then
+			not_ok "mutant $name: not caught by '$first' ($dir/run.log)"
+		elif [ "$others" -gt 0 ]; then
+			not_ok "mutant $name: caught by $others check(s) besides '$caught' ($dir/run.log)"
+		else
+			ok "mutant $name: caught by '$caught' only"
+		fi
+	done
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# CALIBRATE=1's costs (twin/calibrate.py), without a boot: fairsim's own
+# traces stand for the real boots (the same trace format; fairsim's
+# --json is the analysis --from-trace makes), so the costs they were run
+# at are the answer. schbench-mutex at a wake cost of 10 us, 6.6 us a
+# futex wake-up per task woken and 17 us a pass: calibrate.py reads the
+# three back from the message thread's segments; the sleeper, which
+# broadcasts nothing, keeps the one flat wake cost. Then each mutant
+# fixtures/mutants/twin/calibrate-* runs the same checks.
+#
+# usage: tests/twin/calibrate.sh FAIRSIM OUTDIR
+# shellcheck disable=SC2016 # check's second argument is code, evaluated there
+set -u
+fairsim=$1 out=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+wl=$top/fixtures/workloads
+tap_name=twin-calibrate
+. "$top/tests/twin/tap.sh"
+rm -rf "$out"
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+case $fairsim in /*) ;; *) fairsim=$(pwd)/$fairsim ;; esac
+
+# boots DIR FILE OPTIONS: DIR/real-1, real-2 (seeds 1, 2 at OPTIONS) and
+# DIR/sim.json (seed 1 at fairsim's defaults), as twin/twin.sh leaves them
+boots() {
+	mkdir -p "$1" && python3 "$top/twin/workload.py" "$2" 3 "$1/rtapp.json" >/dev/null || return 1
+	for s in 1 2; do
+		mkdir -p "$1/real-$s"
+		# shellcheck disable=SC2086 # options are words
+		"$fairsim" --quiet --cpus 1 --seed "$s" --duration 3 $3 --json "$1/real-$s.json" \
+			--trace "$1/real-$s/trace" "$2" >/dev/null || return 1
+	done
+	"$fairsim" --quiet --cpus 1 --seed 1 --duration 3 --json "$1/sim.json" "$2" >/dev/null
+}
+boots "$out/schbench" "$wl/schbench-mutex.json" "--wake-cost 10 --futex-wake-cost 6.6 --loop-cost 17 --wake-preempt 6" &&
+	boots "$out/sleeper" "$wl/sleeper.json" "--wake-cost 30" ||
+	{ echo "not ok - $tap_name: fairsim did not make the boots ($out)"; echo "$tap_name: 0 passed, 1 failed"; exit 1; }
+
+# checks LIB WORK: the checks on the calibrate.py in LIB
+checks() {
+	(
+	passed=0 failed=0
+	sch=$(cd "$out/schbench" && python3 "$1/calibrate.py" sim.json real-1 real-2 2>&1)
+	opt=$(echo "$sch" | sed -n 1p)
+	# schbench-mutex at 10 / 6.6 / 17 us. Expect those three back (the
+	# fit within 0.5 us), the header naming message-0's segments.
+	check "schbench-mutex: the three costs it ran at, from message-0's segments ($opt)" \
+		'echo "$opt" | grep -q -- "--wake-cost 10 " && echo "$sch" | sed -n 2p | grep -q "loop .* (message-0.s segments over 2 boots" &&
+		 echo "$opt" | awk "{ for (i = 1; i < NF; i++) o[\$i] = \$(i + 1) }
+			END { f = o[\"--futex-wake-cost\"] - 6.6; l = o[\"--loop-cost\"] - 17
+			      exit !(\"--futex-wake-cost\" in o && f * f < .25 && l * l < .25) }"'
+	sl=$(cd "$out/sleeper" && python3 "$1/calibrate.py" sim.json real-1 real-2 2>&1)
+	# The sleeper at a wake cost of 30 us. Expect it back, flat (B's run
+	# per wake-up), and no futex or loop cost.
+	check "the sleeper: one flat wake cost, no futex or loop cost ($(echo "$sl" | sed -n 1p))" \
+		'echo "$sl" | sed -n 1p | grep -q -- "--wake-cost 30$" && echo "$sl" | sed -n 2p | grep -q "wake cost 30 us (B:"'
+	echo "checks: $passed passed, $failed failed"
+	)
+}
+
+checks "$top/twin" "$out/work" >"$out/calibrate.log" 2>&1
+grep '^\(not \)\{0,1\}ok' "$out/calibrate.log"
+passed=$(sed -n 's/^checks: \([0-9]*\) passed.*/\1/p' "$out/calibrate.log")
+failed=$(sed -n 's/^checks: .* \([0-9]*\) failed/\1/p' "$out/calibrate.log")
+passed=${passed:-0} failed=${failed:-1}
+
+mutants "calibrate-*" checks
+echo "$tap_name: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
