@@ -35,6 +35,8 @@ SLACK	?=
 WAKE_COST ?=
 IDLE_EXIT ?=
 WAKE_PREEMPT ?=
+TICK_PREEMPT ?=
+HRTICK_PREEMPT ?=
 FUTEX_WAKE_COST ?=
 LOOP_COST ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
@@ -135,6 +137,8 @@ SIM_MACHINE = $(if $(CPUS),--cpus $(CPUS)) \
 SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
 	   $(if $(WAKE_COST),--wake-cost $(WAKE_COST)) $(if $(IDLE_EXIT),--idle-exit $(IDLE_EXIT)) \
 	   $(if $(WAKE_PREEMPT),--wake-preempt $(WAKE_PREEMPT)) \
+	   $(if $(TICK_PREEMPT),--tick-preempt $(TICK_PREEMPT)) \
+	   $(if $(HRTICK_PREEMPT),--hrtick-preempt $(HRTICK_PREEMPT)) \
 	   $(if $(FUTEX_WAKE_COST),--futex-wake-cost $(FUTEX_WAKE_COST)) $(if $(LOOP_COST),--loop-cost $(LOOP_COST))
 SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
@@ -322,7 +326,10 @@ help:
 	@echo '  FUTEX_WAKE_COST=us  CPU time a waker spends per task a futex wake-up (mutex,'
 	@echo '              condition) wakes (0); LOOP_COST=us: at the end of each pass of a'
 	@echo '              phase, rt-app'"'"'s own work (0); docs/fidelity-sync.md'
-	@echo '  IDEAL=1     none of those four: the machine of fair.c'"'"'s decisions alone'
+	@echo '  TICK_PREEMPT=us  a busy CPU'"'"'s delay from its tick'"'"'s handler to the switch the'
+	@echo '              tick asks for (0); HRTICK_PREEMPT=us: from its hrtick'"'"'s (0);'
+	@echo '              docs/fidelity-differences.md (the sleeper)'
+	@echo '  IDEAL=1     none of those costs: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
 	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'
@@ -333,7 +340,8 @@ help:
 	@echo '  MARKDOWN=1  make sim-ab: the tables in markdown, headed by the machine and date'
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
-	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, IDEAL: fairsim'"'"'s side), and:'
+	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, TICK_PREEMPT, HRTICK_PREEMPT,'
+	@echo '              IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
 	@echo '  CALIBRATE=1 make twin: fairsim rerun with the idle exit, wake-up preemption and wake cost'
 	@echo '              the real boots measured (twin/calibrate.py); the header says which'

@@ -154,7 +154,7 @@ int ft_group_bandwidth(int group, struct ft_bandwidth_info *info)
  * core.c's hrtick(): a tick of the running class's own, between ticks. It
  * is an operation of its own: the one before it (a wake-up, say) must not
  * lend it its name, or a reschedule it asks for would wait the wake-up
- * preemption cost (nohz.c) where the interrupt's exit acts on it at once.
+ * preemption cost (nohz.c) where it waits the hrtick's own (0: at once).
  */
 static enum hrtimer_restart ft_hrtick(struct hrtimer *timer)
 {
