@@ -37,6 +37,7 @@ IDLE_EXIT ?=
 WAKE_PREEMPT ?=
 TICK_PREEMPT ?=
 HRTICK_PREEMPT ?=
+HRTICK_ARM ?=
 FUTEX_WAKE_COST ?=
 LOOP_COST ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
@@ -139,6 +140,7 @@ SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
 	   $(if $(WAKE_PREEMPT),--wake-preempt $(WAKE_PREEMPT)) \
 	   $(if $(TICK_PREEMPT),--tick-preempt $(TICK_PREEMPT)) \
 	   $(if $(HRTICK_PREEMPT),--hrtick-preempt $(HRTICK_PREEMPT)) \
+	   $(if $(HRTICK_ARM),--hrtick-arm $(HRTICK_ARM)) \
 	   $(if $(FUTEX_WAKE_COST),--futex-wake-cost $(FUTEX_WAKE_COST)) $(if $(LOOP_COST),--loop-cost $(LOOP_COST))
 SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
@@ -327,8 +329,8 @@ help:
 	@echo '              condition) wakes (0); LOOP_COST=us: at the end of each pass of a'
 	@echo '              phase, rt-app'"'"'s own work (0); docs/fidelity-sync.md'
 	@echo '  TICK_PREEMPT=us  a busy CPU'"'"'s delay from its tick'"'"'s handler to the switch the'
-	@echo '              tick asks for (0); HRTICK_PREEMPT=us: from its hrtick'"'"'s (0);'
-	@echo '              docs/fidelity-differences.md (the sleeper)'
+	@echo '              tick asks for (0); HRTICK_PREEMPT=us: from its hrtick'"'"'s (0); HRTICK_ARM=us:'
+	@echo '              from a switch to its slice'"'"'s timer armed (7.2+, 0); docs/fidelity-differences.md'
 	@echo '  IDEAL=1     none of those costs: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
@@ -341,7 +343,7 @@ help:
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
 	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, TICK_PREEMPT, HRTICK_PREEMPT,'
-	@echo '              IDEAL: fairsim'"'"'s side), and:'
+	@echo '              HRTICK_ARM, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
 	@echo '  CALIBRATE=1 make twin: fairsim rerun with the idle exit, wake-up preemption and wake cost'
 	@echo '              the real boots measured (twin/calibrate.py); the header says which'
