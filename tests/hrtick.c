@@ -307,6 +307,46 @@ static void tick_and_hrtick_preemptions_wait_their_costs(struct kunit *test)
 }
 
 /*
+ * HRTICK on, the simulator's arming cost of a slice's timer set to 20 us
+ * (from a switch to the timer armed on __schedule()'s way out, 7.2+: the
+ * timer then expires that much later than the pick asked for), two
+ * CPU-bound nice-0 tasks with a 1.5 ms slice on one CPU for 200 ms,
+ * watched every microsecond.
+ * Expect every run from switch to switch to last the slice, the 20 us and
+ * the driver's 1 us of interrupt lateness (+/- the microsecond watched):
+ * nothing of the 20 us is taken from the next slice.
+ */
+static void slice_timer_armed_after_the_switch(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	struct runs r;
+	int ids[2];
+
+	if (!ft_hrtick_available())
+		kunit_skip(test, "profile has no SCHED_HRTICK (make check PROFILE=debian has it)");
+	if (!ft_hrtick_kept_by_schedule())
+		kunit_skip(test, "the tree arms the slice's timer in the pick, before the switch (7.2 on: after)");
+	ft_test_features(test, "HRTICK", NULL);
+	attr.slice_ns = SLICE_NS;
+	for (int i = 0; i < 2; i++) {
+		ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[i], 0);
+	}
+	ft_set_hrtick_arm(20 * 1000);
+	/* past each task's first slice (a new task's is half), to a switch */
+	while (ft_cpu_nr_switches(0) < 4 && ft_now() < 20 * SLICE_NS)
+		ft_run_for(1000);
+	r = watch(test, ids, 2, 1000);
+	ft_set_hrtick_arm(0);
+	kunit_info(test, "%d switches, runs %llu-%llu us", r.nr, r.shortest / 1000, r.longest / 1000);
+	KUNIT_EXPECT_GT(test, r.nr, (int)(RUN_NS / SLICE_NS / 2));
+	KUNIT_EXPECT_GE_MSG(test, r.shortest, SLICE_NS + 20 * 1000,
+			    "a run of %llu us: the timer was armed at the switch",
+			    r.shortest / 1000);
+	KUNIT_EXPECT_LE(test, r.longest, SLICE_NS + 22 * 1000);
+}
+
+/*
  * HRTICK on, three CPU-bound tasks at nice -5, 0 and 5 (weights 3121, 1024
  * and 335, the twin's weights workload) with a 1.5 ms slice on one CPU for
  * 200 ms, watched every 10 us. For a weight other than nice 0 the time to
@@ -357,6 +397,7 @@ static struct kunit_case hrtick_cases[] = {
 	KUNIT_CASE(weighted_slice_ends_on_its_hrtick),
 	KUNIT_CASE(hrtick_preemption_waits_no_wake_up_cost),
 	KUNIT_CASE(tick_and_hrtick_preemptions_wait_their_costs),
+	KUNIT_CASE(slice_timer_armed_after_the_switch),
 	KUNIT_CASE(without_hrtick_slice_ends_at_a_tick),
 	{}
 };
