@@ -325,7 +325,7 @@ static void slice_timer_armed_after_the_switch(struct kunit *test)
 	if (!ft_hrtick_available())
 		kunit_skip(test, "profile has no SCHED_HRTICK (make check PROFILE=debian has it)");
 	if (!ft_hrtick_kept_by_schedule())
-		kunit_skip(test, "the tree arms the slice's timer in the pick, before the switch (7.2 on: after)");
+		kunit_skip(test, "the tree arms the slice's timer in the pick (7.2 on: after the switch)");
 	ft_test_features(test, "HRTICK", NULL);
 	attr.slice_ns = SLICE_NS;
 	for (int i = 0; i < 2; i++) {
