@@ -35,6 +35,9 @@ SLACK	?=
 WAKE_COST ?=
 IDLE_EXIT ?=
 WAKE_PREEMPT ?=
+TICK_PREEMPT ?=
+HRTICK_PREEMPT ?=
+HRTICK_ARM ?=
 FUTEX_WAKE_COST ?=
 LOOP_COST ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
@@ -135,6 +138,9 @@ SIM_MACHINE = $(if $(CPUS),--cpus $(CPUS)) \
 SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
 	   $(if $(WAKE_COST),--wake-cost $(WAKE_COST)) $(if $(IDLE_EXIT),--idle-exit $(IDLE_EXIT)) \
 	   $(if $(WAKE_PREEMPT),--wake-preempt $(WAKE_PREEMPT)) \
+	   $(if $(TICK_PREEMPT),--tick-preempt $(TICK_PREEMPT)) \
+	   $(if $(HRTICK_PREEMPT),--hrtick-preempt $(HRTICK_PREEMPT)) \
+	   $(if $(HRTICK_ARM),--hrtick-arm $(HRTICK_ARM)) \
 	   $(if $(FUTEX_WAKE_COST),--futex-wake-cost $(FUTEX_WAKE_COST)) $(if $(LOOP_COST),--loop-cost $(LOOP_COST))
 SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
@@ -323,7 +329,10 @@ help:
 	@echo '  FUTEX_WAKE_COST=us  CPU time a waker spends per task a futex wake-up (mutex,'
 	@echo '              condition) wakes (0); LOOP_COST=us: at the end of each pass of a'
 	@echo '              phase, rt-app'"'"'s own work (0); docs/fidelity-sync.md'
-	@echo '  IDEAL=1     none of those four: the machine of fair.c'"'"'s decisions alone'
+	@echo '  TICK_PREEMPT=us  a busy CPU'"'"'s delay from its tick'"'"'s handler to the switch the'
+	@echo '              tick asks for (0); HRTICK_PREEMPT=us: from its hrtick'"'"'s (0); HRTICK_ARM=us:'
+	@echo '              from a switch to its slice'"'"'s timer armed (7.2+, 0); docs/fidelity-differences.md'
+	@echo '  IDEAL=1     none of those costs: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
 	@echo '  SEEDS=n     make sim-ab: seeds per side, from SEED ($(SEEDS))'
@@ -334,11 +343,13 @@ help:
 	@echo '  MARKDOWN=1  make sim-ab: the tables in markdown, headed by the machine and date'
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
-	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, IDEAL: fairsim'"'"'s side), and:'
+	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, TICK_PREEMPT, HRTICK_PREEMPT,'
+	@echo '              HRTICK_ARM, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
 	@echo '  CALIBRATE=1 make twin: fairsim rerun with the idle exit, wake-up preemption and wake cost'
 	@echo '              the real boots measured (twin/calibrate.py; where a task broadcasts, the futex'
-	@echo '              wake and loop costs too, from its segments); the header says which'
+	@echo '              wake and loop costs too, from its segments; the tick'"'"'s and hrtick'"'"'s preemption'
+	@echo '              where the trace has the timers'"'"' handlers); the header says which'
 	@echo '  FAIRTEST_TWIN_EVENTS=f  (environment) make twin: dynamic events (fprobes, BTF names) of file f'
 	@echo '              in every boot'"'"'s trace (twin/events/); FAIRSIM_PROBES=1: fairsim'"'"'s trace gets the'
 	@echo '              same fields at each wake-up preemption check (twin/wakeup_state.py); FAIRSIM_FUTEX=1:'

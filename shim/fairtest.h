@@ -203,6 +203,12 @@ void ft_set_idle_exit(ft_u64 ns);
 /* A busy CPU a wake-up preempts switches @ns later; 0 (the default): at
  * the end of the wake-up. The simulator's cost model, like the above. */
 void ft_set_wake_preempt(ft_u64 ns);
+/* The same for a busy CPU its tick (@tick_ns) or hrtick (@hrtick_ns)
+ * preempts; 0 (the default): at the interrupt's exit, at once. */
+void ft_set_tick_preempt(ft_u64 tick_ns, ft_u64 hrtick_ns);
+/* From 7.2, a slice's timer armed on the way out of schedule() expires
+ * @ns later than the pick asked for; 0 (the default): none. */
+void ft_set_hrtick_arm(ft_u64 ns);
 bool ft_tick_stopped(int cpu);	/* nohz: idle with its tick stopped */
 ft_u64 ft_ipis_delivered(void);	/* smp_call_function_single_async() calls run */
 ft_u64 ft_resched_ipis(void);	/* reschedule IPIs delivered */

@@ -837,6 +837,8 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	ft_init_granularity();	/* the base slice a machine of this size boots with */
 	ft_set_idle_exit(o->idle_exit_ns);
 	ft_set_wake_preempt(o->wake_preempt_ns);
+	ft_set_tick_preempt(o->tick_preempt_ns, o->hrtick_preempt_ns);
+	ft_set_hrtick_arm(o->hrtick_arm_ns);
 	run->hz = 1000000000ULL / ft_tick_nsec();
 	run->base_slice_ns = ft_base_slice();
 	if (set_features(run, o->features) || make_groups(run))

@@ -19,6 +19,7 @@ static void usage(void)
 		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
 		"               [--timer-slack US] [--wake-cost US] [--idle-exit US]\n"
 		"               [--wake-preempt US] [--futex-wake-cost US] [--loop-cost US]\n"
+		"               [--tick-preempt US] [--hrtick-preempt US] [--hrtick-arm US]\n"
 		"               [--ideal]\n"
 		"               [--no-check] [--no-plans] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
@@ -72,6 +73,9 @@ static ft_u64 *cost_of(struct sim_opts *o, const char *opt)
 		{ "--wake-cost", offsetof(struct sim_opts, wake_cost_ns) },
 		{ "--idle-exit", offsetof(struct sim_opts, idle_exit_ns) },
 		{ "--wake-preempt", offsetof(struct sim_opts, wake_preempt_ns) },
+		{ "--tick-preempt", offsetof(struct sim_opts, tick_preempt_ns) },
+		{ "--hrtick-preempt", offsetof(struct sim_opts, hrtick_preempt_ns) },
+		{ "--hrtick-arm", offsetof(struct sim_opts, hrtick_arm_ns) },
 		{ "--futex-wake-cost", offsetof(struct sim_opts, futex_wake_ns) },
 		{ "--loop-cost", offsetof(struct sim_opts, loop_cost_ns) },
 	};
@@ -234,7 +238,7 @@ int main(int argc, char **argv)
 			o.islands = true;
 		} else if (!strcmp(a, "--ideal")) {
 			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = o.wake_preempt_ns = o.futex_wake_ns =
-				o.loop_cost_ns = 0;
+				o.loop_cost_ns = o.tick_preempt_ns = o.hrtick_preempt_ns = o.hrtick_arm_ns = 0;
 		} else if (a[0] == '-' && a[1] == '-' && !v) {
 			usage();
 			return bad("option needs a value:", a);

@@ -240,6 +240,9 @@ struct sim_opts {
 	ft_u64 wake_cost_ns;	/* CPU time a task spends on each wake-up */
 	ft_u64 idle_exit_ns;	/* an idle CPU's delay from a wake-up to the switch */
 	ft_u64 wake_preempt_ns;	/* a busy CPU's, when the wake-up preempts it */
+	ft_u64 tick_preempt_ns;	/* a busy CPU's, from its tick's handler to the switch */
+	ft_u64 hrtick_preempt_ns;	/* the same from its hrtick's */
+	ft_u64 hrtick_arm_ns;	/* from the switch to its slice's timer armed (7.2+) */
 	ft_u64 futex_wake_ns;	/* CPU time a futex waker spends per task it wakes */
 	ft_u64 loop_cost_ns;	/* CPU time at the end of each pass of a phase (rt-app's own) */
 	bool no_check;

@@ -229,6 +229,124 @@ static void hrtick_preemption_waits_no_wake_up_cost(struct kunit *test)
 }
 
 /*
+ * The simulator's tick and hrtick preemption costs set to 60 and 30 us
+ * (the wake-up's 0): two CPU-bound nice-0 tasks with a 1.5 ms slice on one
+ * CPU, 100 ms with HRTICK off, then (where the profile has SCHED_HRTICK)
+ * 100 ms with it on, watched every microsecond. Each cost is its own
+ * handler's work before the switch it asks for, the running task going on
+ * meanwhile (the guest's p50: tick 22-24 us, hrtick 10-12,
+ * twin/timer_lateness.py).
+ * Expect every switch with HRTICK off 60 us after a tick (within the
+ * microsecond watched); with it on, every switch that follows an hrtick
+ * with no tick between them 30 us after that hrtick (+/- 1 us), none
+ * sooner.
+ */
+static void tick_and_hrtick_preemptions_wait_their_costs(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	ft_u64 tick = ft_tick_nsec(), end, hrtick_at = 0, off_tick = 0, early = 0, late = 0;
+	int ids[2], on_tick = 0, after_hrtick = 0;
+	bool hrtick = ft_hrtick_available();
+
+	ft_test_features(test, "!HRTICK", NULL);
+	attr.slice_ns = SLICE_NS;
+	for (int i = 0; i < 2; i++) {
+		ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[i], 0);
+	}
+	ft_set_tick_preempt(60 * 1000, 30 * 1000);
+	end = ft_now() + 100 * NSEC_PER_MSEC;
+	while (ft_now() < end) {
+		ft_u64 switches = ft_cpu_nr_switches(0);
+
+		ft_run_for(1000);
+		if (ft_cpu_nr_switches(0) == switches)
+			continue;
+		if (ft_now() % tick >= 60 * 1000 && ft_now() % tick <= 61 * 1000)
+			on_tick++;
+		else if (off_tick++ < 3)
+			kunit_info(test, "a switch %llu us after a tick", ft_now() % tick / 1000);
+	}
+	if (hrtick)
+		ft_test_features(test, "HRTICK", NULL);
+	end = ft_now() + 100 * NSEC_PER_MSEC;
+	while (hrtick && ft_now() < end) {
+		unsigned long hrticks = ft_cpu_hrticks(0);
+		ft_u64 switches = ft_cpu_nr_switches(0), at;
+
+		ft_run_for(1000);
+		if (ft_cpu_hrticks(0) != hrticks)
+			hrtick_at = ft_now();
+		if (ft_cpu_nr_switches(0) == switches)
+			continue;
+		at = hrtick_at;
+		hrtick_at = 0;
+		/* a tick between them: that one may have switched */
+		if (!at || ft_now() / tick != at / tick)
+			continue;
+		if (ft_now() - at < 29 * 1000)
+			early++;
+		else if (ft_now() - at > 31 * 1000)
+			late++;
+		else
+			after_hrtick++;
+		if (ft_now() - at < 29 * 1000 || ft_now() - at > 31 * 1000)
+			kunit_info(test, "a switch %llu us after the hrtick at %llu us",
+				   (ft_now() - at) / 1000, at / 1000);
+	}
+	ft_set_tick_preempt(0, 0);
+	kunit_info(test, "switches 60 us after a tick: %d, elsewhere %llu; 30 us after an hrtick: %d, "
+		   "sooner %llu, later %llu%s", on_tick, off_tick, after_hrtick, early, late,
+		   hrtick ? "" : " (no SCHED_HRTICK in the profile: the tick's part only)");
+	KUNIT_EXPECT_GT(test, on_tick, 0);
+	KUNIT_EXPECT_EQ_MSG(test, off_tick, 0, "a tick's switch did not wait the tick's cost");
+	if (hrtick)
+		KUNIT_EXPECT_GT(test, after_hrtick, 0);
+	KUNIT_EXPECT_EQ_MSG(test, early, 0, "an hrtick's switch did not wait the hrtick's cost");
+	KUNIT_EXPECT_EQ_MSG(test, late, 0, "an hrtick's switch waited longer than its cost");
+}
+
+/*
+ * HRTICK on, the simulator's arming cost of a slice's timer set to 20 us
+ * (from a switch to the timer armed on __schedule()'s way out, 7.2+: the
+ * timer then expires that much later than the pick asked for), two
+ * CPU-bound nice-0 tasks with a 1.5 ms slice on one CPU for 200 ms,
+ * watched every microsecond.
+ * Expect every run from switch to switch to last the slice, the 20 us and
+ * the driver's 1 us of interrupt lateness (+/- the microsecond watched):
+ * nothing of the 20 us is taken from the next slice.
+ */
+static void slice_timer_armed_after_the_switch(struct kunit *test)
+{
+	struct ft_task_attr attr = FT_TASK_ATTR_DEFAULT;
+	struct runs r;
+	int ids[2];
+
+	if (!ft_hrtick_available())
+		kunit_skip(test, "profile has no SCHED_HRTICK (make check PROFILE=debian has it)");
+	if (!ft_hrtick_kept_by_schedule())
+		kunit_skip(test, "the tree arms the slice's timer in the pick (7.2 on: after the switch)");
+	ft_test_features(test, "HRTICK", NULL);
+	attr.slice_ns = SLICE_NS;
+	for (int i = 0; i < 2; i++) {
+		ids[i] = ft_task_fork(&attr);
+		KUNIT_ASSERT_GT(test, ids[i], 0);
+	}
+	ft_set_hrtick_arm(20 * 1000);
+	/* past each task's first slice (a new task's is half), to a switch */
+	while (ft_cpu_nr_switches(0) < 4 && ft_now() < 20 * SLICE_NS)
+		ft_run_for(1000);
+	r = watch(test, ids, 2, 1000);
+	ft_set_hrtick_arm(0);
+	kunit_info(test, "%d switches, runs %llu-%llu us", r.nr, r.shortest / 1000, r.longest / 1000);
+	KUNIT_EXPECT_GT(test, r.nr, (int)(RUN_NS / SLICE_NS / 2));
+	KUNIT_EXPECT_GE_MSG(test, r.shortest, SLICE_NS + 20 * 1000,
+			    "a run of %llu us: the timer was armed at the switch",
+			    r.shortest / 1000);
+	KUNIT_EXPECT_LE(test, r.longest, SLICE_NS + 22 * 1000);
+}
+
+/*
  * HRTICK on, three CPU-bound tasks at nice -5, 0 and 5 (weights 3121, 1024
  * and 335, the twin's weights workload) with a 1.5 ms slice on one CPU for
  * 200 ms, watched every 10 us. For a weight other than nice 0 the time to
@@ -278,6 +396,8 @@ static struct kunit_case hrtick_cases[] = {
 	KUNIT_CASE(repicked_task_keeps_its_slice_timer),
 	KUNIT_CASE(weighted_slice_ends_on_its_hrtick),
 	KUNIT_CASE(hrtick_preemption_waits_no_wake_up_cost),
+	KUNIT_CASE(tick_and_hrtick_preemptions_wait_their_costs),
+	KUNIT_CASE(slice_timer_armed_after_the_switch),
 	KUNIT_CASE(without_hrtick_slice_ends_at_a_tick),
 	{}
 };

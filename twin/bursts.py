@@ -13,8 +13,11 @@
 # for a B that sleeps beside A alone, when B's dequeue was delayed (it was
 # not eligible); where it has deqs lines (dequeue_task_fair()'s return,
 # twin/events/sleep-7.3.events; fairsim's probes), B's lag at each sleep
-# and whether the dequeue was delayed. docs/fidelity.md uses it for the
-# sleeper.
+# and whether the dequeue was delayed, and the slice timer each switch
+# to A or B armed (hrs lines: what the last slice's overrun took from
+# it); last, the ms between two of A's stretches to the tick (a model on
+# a periodic orbit has one value) and B's wake-up to the one after next
+# (its cycle two at a time, against the tick's grid). docs/fidelity-differences.md uses it for the sleeper.
 #
 # usage: twin/bursts.py A B TRACE...
 import os
@@ -41,7 +44,8 @@ for path in sys.argv[3:]:
     except OSError as e:
         sys.exit("fairtest: bursts.py: %s: %s" % (path, e.strerror))
     bpid, lag, burst, bursts, stretch, since = None, None, None, [], [], None
-    hrs = None
+    to_tick, wakes = [], []     # A's stretches past 1.5 ms (their start), B's wake-ups
+    hrs, hrs_delay, armed_at = None, None, {a: [], b: []}
     for line in lines:
         m = ev_re.search(line)
         if not m:
@@ -50,6 +54,7 @@ for path in sys.argv[3:]:
         t = float(t)
         if ev == "hrs":
             hrs = t     # armed in the pick, before the switch's line
+            hrs_delay = int(re.search(r'delay=(\d+)', rest).group(1)) / 1000
             continue
         if ev == "deqs":
             f = dict(re.findall(r'(\w+)=(-?\w+)', rest))
@@ -67,6 +72,7 @@ for path in sys.argv[3:]:
             c = re.search(r'comm=(\S+) pid=(\d+)', rest)
             if c and named(c.group(1), b):
                 bpid = c.group(2)
+                wakes.append(t)
                 burst = {"preempted": 0, "lag": lag}
                 lag = None
         else:
@@ -74,8 +80,13 @@ for path in sys.argv[3:]:
             if not s:
                 continue
             prev, _, state, nxt = s.groups()
+            for who in (a, b):
+                if named(nxt, who) and hrs is not None and t - hrs < 20e-6:
+                    armed_at[who].append(hrs_delay)
             if named(prev, a) and since is not None:
                 stretch.append((t - since) * 1e6)
+                if stretch[-1] > 1500:
+                    to_tick.append(since)
                 since = None
             if named(prev, b) and burst is not None:
                 if state.startswith("R"):
@@ -90,6 +101,17 @@ for path in sys.argv[3:]:
           "preemption: p10/p50/p90 %s/%s/%s us, %d over 1.5 ms" % (
               path, len(bursts), b, sum(not x["preempted"] for x in bursts), a, len(stretch), b,
               q(stretch, .1), q(stretch, .5), q(stretch, .9), sum(x > 1500 for x in stretch)))
+    gaps = sorted(round((y - x) * 1e3) for x, y in zip(to_tick, to_tick[1:]))
+    common = sorted(set(gaps), key=lambda g: (-gaps.count(g), g))[:3]
+    cycles = sorted((y - x) * 1e6 for x, y in zip(wakes, wakes[2:]))
+    print("  ms between %s's stretches to the tick p10/p50/p90 %s/%s/%s, most often %s; %s's "
+          "wake-up to the one after next p10/p50/p90 %s/%s/%s us" % (
+              a, q(gaps, .1), q(gaps, .5), q(gaps, .9),
+              ", ".join("%d (%dx)" % (g, gaps.count(g)) for g in common) or "-", b,
+              q(cycles, .1), q(cycles, .5), q(cycles, .9)))
+    if armed_at[a] or armed_at[b]:
+        print("  slice timer armed at a switch to %s / %s (hrs lines), us: p10/p50/p90 %s/%s/%s / %s/%s/%s" % (
+            a, b, *(q(sorted(armed_at[w]), f) for w in (a, b) for f in (.1, .5, .9))))
     for kind, sel in (("unpreempted", [x for x in bursts if not x["preempted"]]),
                       ("preempted", [x for x in bursts if x["preempted"]])):
         lags = sorted(x["lag"] for x in sel if x["lag"] is not None)

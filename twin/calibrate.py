@@ -12,6 +12,8 @@
 #   wake cost      CPU time per wake-up beyond the workload's run: the real
 #                  run per wake-up of the task with the shortest one, minus
 #                  fairsim's for that task less fairsim's own wake cost.
+#   tick / hrtick  from a timer's handler to the preempting switch
+#   preempt        (timer_preempt(): boots with timer-7.3.events only).
 # Where a task of the file rt-app ran (rtapp.json beside the boots)
 # broadcasts or signals a condition (schbench-mutex's message threads),
 # its futex wake-ups and segments give three costs for the one wake cost
@@ -162,5 +164,58 @@ seg = by_segments(sim, reals)
 if seg:
     opts = [o for o in opts if not o.startswith("--wake-cost ")] + seg[0]
     said = [x for x in said if not x.startswith("wake cost")] + seg[1]
+
+
+def timer_preempt(dirs, hz):
+    """The tick's and the hrtick's preemption costs (--tick-preempt,
+    --hrtick-preempt): from a timer's handler to the preempting switch it
+    asks for (prev_state R, no wake-up between them, within 40 us), p50
+    over the boots. Only a trace with the handlers in it has them: the
+    default trace shows a preemption by the tick or hrtick as a switch with
+    no wake-up before it, and the tick's grid runs on CLOCK_MONOTONIC, the
+    trace's clock on "local", at an offset it does not carry. Boots with
+    FAIRTEST_TWIN_EVENTS=twin/events/timer-7.3.events have an hexp line per
+    handler (the probe's own cost then in the figure). A tick: an expiry
+    on the 1/hz grid; an hrtick: any other that preempts."""
+    tick_ns = 10**9 // hz if hz else None
+    hexp_re = re.compile(r'\] \S+\s+([\d.]+): (hexp|sched_waking|sched_switch): (.*)')
+    got = {"tick": [], "hrtick": []}
+    for d in dirs:
+        try:
+            f = open(d + "/trace")
+        except OSError as e:
+            sys.exit("fairtest: calibrate.py: %s/trace: %s" % (d, e.strerror))
+        last = None
+        for line in f:
+            m = hexp_re.search(line)
+            if not m:
+                continue
+            t, ev, rest = round(float(m.group(1)) * 1e9), m.group(2), m.group(3)
+            if ev == "hexp":
+                exp = int(re.search(r"\bexp=(-?\d+)", rest).group(1))
+                last = (t, "tick" if tick_ns and exp % tick_ns == 0 else "hrtick")
+            elif ev == "sched_waking":
+                last = None
+            elif last:
+                if t - last[0] < 40000 and re.search(r"prev_state=R\b", rest):
+                    got[last[1]].append((t - last[0]) / 1000)
+                last = None
+    out, what = [], []
+    for kind in ("tick", "hrtick"):
+        if got[kind]:
+            us = round(median(got[kind]))
+            out.append("--%s-preempt %d" % (kind, us))
+            what.append("%s preemption %d us (handler to switch p50 of %d, timer-7.3.events' probe "
+                        "included)" % (kind, us, len(got[kind])))
+        else:
+            what.append("%s preemption: fairsim's (no timer handler in the real traces: boot with "
+                        "FAIRTEST_TWIN_EVENTS=twin/events/timer-7.3.events, or set %s_PREEMPT)"
+                        % (kind, kind.upper()))
+    return out, what
+
+
+o, w = timer_preempt([d for d, _ in reals], sim.get("hz"))
+opts += o
+said += w
 print(" ".join(opts))
 print("; ".join(said))

@@ -15,7 +15,8 @@
 #   slice left (the hrs line of that switch), for the stretches of A that
 #   ran past 1.5 ms (to the tick) and the rest: A's hrtick re-picks A, and
 #   nothing arms another until the tick, when B is still not eligible at
-#   it, i.e. when slice left + 2 x lag < 0;
+#   it, i.e. when slice left + 2 x lag < 0; and the preemptions within
+#   20 us of that edge, how many below it, how many ran on to the tick;
 # - what led to each short slice left (< 500 us): how the burst began (B's
 #   wake-up preempted, within 20 us, or B waited), whether B's sleep before
 #   it was delayed;
@@ -144,6 +145,12 @@ for path in sys.argv[3:]:
         print("  %s's stretches %s: %d; at %s's preemption its lag p10/p50/p90 %s us, %s's slice "
               "left %s, left + 2 x lag %s" % (a, kind, len(sel), b, qs([x["lag"] for x in sel]),
                                               a, qs(left), qs(margin)))
+    # near the rule's edge a few us of the cycle decide: how often, and which way
+    edge = [x for x in pre if x["left"] is not None and abs(x["left"] + 2 * x["lag"]) <= 20]
+    print("  %s's preemptions within 20 us of the edge (|left + 2 x lag| <= 20): %d, %d below 0; "
+          "%s ran to the tick after %d of them" % (
+              b, len(edge), sum(x["left"] + 2 * x["lag"] < 0 for x in edge), a,
+              sum(x["stretch"] > 1500 for x in edge)))
     how = collections.Counter(x["how"] for x in pre if x["left"] is not None and x["left"] < 500)
     print("  %s's slice left < 500 us at %s's preemption, after: %s" % (
         a, b, "; ".join("%s %d" % kv for kv in sorted(how.items())) or "none"))

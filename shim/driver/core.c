@@ -166,7 +166,7 @@ void update_rq_clock(struct rq *rq)
  * An idle CPU needs no IPI: x86's idle loop polls (TIF_POLLING_NRFLAG set,
  * so set_nr_and_not_polling() sends none) and schedules at once, or after
  * the idle-exit cost the simulator may set (ft_set_idle_exit()); a busy
- * CPU a wake-up preempts, after its wake-up preemption cost, if set.
+ * CPU a wake-up, tick or hrtick preempts, after that one's cost, if set.
  */
 void resched_curr(struct rq *rq)
 {
@@ -184,12 +184,12 @@ void resched_curr(struct rq *rq)
 	ft_event(FT_EV_RESCHED);
 	ft_host_seam_called("resched_curr", cpu);
 	/* The CPU acts on the flag later: an idle one after the model's idle
-	 * exit cost (it polls: no IPI), a busy one after the wake-up
-	 * preemption cost or, if remote, when its IPI lands. */
+	 * exit cost (it polls: no IPI), a busy one after the wake-up's, tick's
+	 * or hrtick's preemption cost or, if remote, when its IPI lands. */
 	if (curr == rq->idle)
 		later = ft_idle_exit_delay(cpu);
 	else
-		later = ft_wake_preempt_delay(cpu) ||
+		later = ft_preempt_delay(cpu) ||
 			(cpu != smp_processor_id() && ft_send_reschedule(cpu));
 	if (later)
 		ft_m.resched_unseen[cpu] = true;

@@ -290,7 +290,7 @@ extern const struct sched_class ft_stop_class;
 bool ft_send_reschedule(int cpu);
 bool ft_idle_exit_delay(int cpu);
 bool ft_idle_exit_pending(int cpu);
-bool ft_wake_preempt_delay(int cpu);
+bool ft_preempt_delay(int cpu);
 u64 ft_next_ipi(void);
 void ft_deliver_ipis(void);
 void ft_nohz_reset(void);

@@ -23,6 +23,7 @@ static struct { call_single_data_t *csd; int cpu; u64 at; } ipis[FT_MAX_IPIS];
 static int nr_ipis;
 static u64 ipi_latency = NSEC_PER_USEC;
 static u64 idle_exit, wake_preempt, idle_exit_at[NR_CPUS];	/* ft_idle_exit_delay() */
+static u64 tick_preempt, hrtick_preempt;	/* ft_preempt_delay() */
 /* The earliest idle_exit_at[] set, kept: the loop asks at every event. */
 static u64 idle_exit_next;
 static bool idle_exit_known;
@@ -49,6 +50,14 @@ void ft_set_idle_exit(u64 ns)
 void ft_set_wake_preempt(u64 ns)
 {
 	wake_preempt = ns;
+	memset(idle_exit_at, 0, sizeof(idle_exit_at));
+	idle_exit_known = false;
+}
+
+void ft_set_tick_preempt(u64 tick_ns, u64 hrtick_ns)
+{
+	tick_preempt = tick_ns;
+	hrtick_preempt = hrtick_ns;
 	memset(idle_exit_at, 0, sizeof(idle_exit_at));
 	idle_exit_known = false;
 }
@@ -99,7 +108,8 @@ static void set_idle_exit_at(int cpu, u64 at)
 static noinline void idle_exit_find(void)
 {
 	idle_exit_next = U64_MAX;
-	for (int cpu = 0; (idle_exit || wake_preempt) && cpu < ft_m.nr_cpus; cpu++)
+	for (int cpu = 0; (idle_exit || wake_preempt || tick_preempt || hrtick_preempt) &&
+	     cpu < ft_m.nr_cpus; cpu++)
 		if (idle_exit_at[cpu])
 			idle_exit_next = min(idle_exit_next, idle_exit_at[cpu]);
 	idle_exit_known = true;
@@ -131,17 +141,36 @@ bool ft_idle_exit_delay(int cpu)
 }
 
 /*
- * The same for a busy CPU that a wake-up preempts (the simulator's
- * wake-up preemption cost: the interrupt's exit, schedule(), the switch):
- * the running task goes on that much longer. Only a wake-up's: a tick's
- * preemption is already at the interrupt's exit.
+ * The same for a busy CPU that a wake-up, a tick or an hrtick preempts
+ * (the simulator's preemption costs: from the handler to the switch, the
+ * rest of the interrupt, its exit, schedule()): the running task goes on
+ * that much longer. Each operation has its own, as each handler has its
+ * own work before the switch; the unit tests keep all three 0, a switch
+ * at the end of the operation.
  */
-bool ft_wake_preempt_delay(int cpu)
+static u64 preempt_cost(void)
 {
-	if (!wake_preempt || !ft_m.op.name || strcmp(ft_m.op.name, "wake"))
+	const char *op = ft_m.op.name;
+
+	if (!op)
+		return 0;
+	if (!strcmp(op, "wake"))
+		return wake_preempt;
+	if (!strcmp(op, "tick"))
+		return tick_preempt;
+	if (!strcmp(op, "hrtick"))
+		return hrtick_preempt;
+	return 0;
+}
+
+bool ft_preempt_delay(int cpu)
+{
+	u64 cost = preempt_cost();
+
+	if (!cost)
 		return false;
 	if (!idle_exit_at[cpu])
-		set_idle_exit_at(cpu, ft_m.now + wake_preempt);
+		set_idle_exit_at(cpu, ft_m.now + cost);
 	return true;
 }
 

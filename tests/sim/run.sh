@@ -926,6 +926,7 @@ done
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
 	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
 	"--timer-slack -1" "--wake-cost x" "--idle-exit 1e12" "--wake-preempt -" \
+	"--tick-preempt -5" "--hrtick-preempt x" "--hrtick-arm 1e10" \
 	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
