@@ -540,6 +540,9 @@ static void check_task(int id, int cpu, struct members *members, int n,
 	}
 	__clear_bit(id, ck_moved);
 	*queued += task_on_rq_queued(p) && !in_throttled_group(&p->se) && !task_in_limbo(p);
+	/* asleep and seen asleep: no member to count, no dequeue to check */
+	if (!p->se.on_rq && !t->lag.was_on_rq)
+		return;
 	count_member(members, n, &p->se);
 	check_dequeued(&p->se, &t->lag, tree_max(members, n, &p->se, cpu));
 }
