@@ -33,6 +33,7 @@ void sim_an_init(struct sim_an *a, int nr_cpus, bool idle_at_start,
 	/* a real trace starts with every CPU running something we did not see */
 	for (int cpu = 0; cpu < FT_MAX_CPUS; cpu++)
 		a->curr[cpu] = idle_at_start ? 0 : -1;
+	a->idle_cpus = idle_at_start ? ~0ULL : 0;
 }
 
 /*
@@ -46,16 +47,16 @@ static void set_waiting(struct sim_an *a, struct sim_task *t, bool waiting, int 
 	if (t->waiting && t->rq_cpu >= 0 && t->rq_cpu < FT_MAX_CPUS) {
 		if (t->allowed)
 			a->pinned_waiting--;
-		else
-			a->waiting_on[t->rq_cpu]--;
+		else if (!--a->waiting_on[t->rq_cpu])
+			a->waited_cpus &= ~(1ULL << t->rq_cpu);
 	}
 	t->waiting = waiting;
 	t->rq_cpu = cpu;
 	if (waiting && cpu >= 0 && cpu < FT_MAX_CPUS) {
 		if (t->allowed)
 			a->pinned_waiting++;
-		else
-			a->waiting_on[cpu]++;
+		else if (!a->waiting_on[cpu]++)
+			a->waited_cpus |= 1ULL << cpu;
 	}
 }
 
@@ -69,6 +70,7 @@ static void close_idle(struct sim_an *a, int cpu, ft_u64 end)
 	if (len > a->idle[cpu].longest_ns)
 		a->idle[cpu].longest_ns = len;
 	a->idle_since[cpu] = 0;
+	a->open_cpus &= ~(1ULL << cpu);
 }
 
 /*
@@ -79,19 +81,16 @@ static void close_idle(struct sim_an *a, int cpu, ft_u64 end)
  */
 static void account_idle(struct sim_an *a)
 {
-	ft_u64 wanted = 0, idle = 0, all = 0;
+	ft_u64 all = a->nr_cpus < 64 ? (1ULL << a->nr_cpus) - 1 : ~0ULL;
+	ft_u64 idle = a->idle_cpus & all, waited = a->waited_cpus & all, wanted = 0;
+	ft_u64 change;
 
 	if (!a->dirty)
 		return;
 	a->dirty = false;
-	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
-		all |= 1ULL << cpu;
-		if (!a->curr[cpu])
-			idle |= 1ULL << cpu;
-	}
-	for (int cpu = 0; idle && cpu < a->nr_cpus; cpu++)
-		if (a->waiting_on[cpu])
-			wanted |= all & ~(1ULL << cpu);
+	/* waited on one CPU: wanted by the others; on two or more: by all */
+	if (idle && waited)
+		wanted = waited & (waited - 1) ? all : all & ~waited;
 	for (int i = 0; idle && a->pinned_waiting && i < a->nr_tasks &&
 			(idle & wanted) != idle; i++) {
 		struct sim_task *t = &a->tasks[i];
@@ -99,13 +98,16 @@ static void account_idle(struct sim_an *a)
 		if (t->waiting && t->allowed && t->rq_cpu >= 0)
 			wanted |= t->allowed & ~(1ULL << t->rq_cpu);
 	}
-	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
-		bool bad = (idle & wanted) & (1ULL << cpu);
+	/* only the CPUs whose interval opens or closes */
+	for (change = (idle & wanted) ^ a->open_cpus; change; change &= change - 1) {
+		int cpu = __builtin_ctzll(change);
 
-		if (bad && !a->idle_since[cpu])
+		if (idle & wanted & (1ULL << cpu)) {
 			a->idle_since[cpu] = a->last + 1;	/* 0 means closed */
-		else if (!bad && a->idle_since[cpu])
+			a->open_cpus |= 1ULL << cpu;
+		} else {
 			close_idle(a, cpu, a->last);
+		}
 	}
 }
 
@@ -175,6 +177,10 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 		if (a->curr[o->cpu] > 0 && !a->task_of(a->ctx, a->curr[o->cpu]))
 			a->other_ns += o->now - a->cpu_since[o->cpu];
 		a->curr[o->cpu] = o->pid;
+		if (o->pid)
+			a->idle_cpus &= ~(1ULL << o->cpu);
+		else
+			a->idle_cpus |= 1ULL << o->cpu;
 		a->cpu_since[o->cpu] = o->now;
 		break;
 	case FT_OBS_WAKEUP:

@@ -206,6 +206,8 @@ struct sim_an {
 	int waiting_on[FT_MAX_CPUS];	/* tasks allowed everywhere, waiting there */
 	int pinned_waiting;	/* tasks with an affinity, waiting anywhere */
 	ft_u64 idle_since[FT_MAX_CPUS];	/* open interval's start + 1; 0 none */
+	/* as bits: curr 0, waiting_on non-zero, idle_since non-zero */
+	ft_u64 idle_cpus, waited_cpus, open_cpus;
 	struct ft_idle_stats idle[FT_MAX_CPUS + 1];	/* [nr_cpus]: all CPUs */
 };
 void sim_an_init(struct sim_an *a, int nr_cpus, bool idle_at_start,

@@ -140,6 +140,27 @@ struct minima {
 	bool stale;		/* a node below (or itself) may hold a stale min_slice */
 };
 
+/* Out of the walk, so that a node's visit keeps no name buffer in its frame. */
+static noinline void minima_broken(struct cfs_rq *cfs_rq, struct sched_entity *se,
+				   const struct minima *m, enum ft_rule rule)
+{
+	char name[32];
+
+	who(se, name, sizeof(name));
+	if (rule == RULE_MIN_VRUNTIME)
+		broken(RULE_MIN_VRUNTIME, cfs_rq, "%s has %lld, subtree minimum %lld",
+		       name, (s64)se->min_vruntime, (s64)m->v);
+	else if (rule == RULE_MIN_SLICE)
+		broken(RULE_MIN_SLICE, cfs_rq, "%s has %llu, subtree minimum %llu (own slice %llu%s)",
+		       name, se->min_slice, m->min_slice, se->slice,
+		       m->stale ? ", rotated or copied below" : "");
+#ifdef FT_HAVE_MAX_SLICE
+	else
+		broken(RULE_MAX_SLICE, cfs_rq, "%s has %llu, subtree maximum %llu",
+		       name, se->max_slice, m->max_slice);
+#endif
+}
+
 /*
  * Walks a subtree, checking each node's augmented fields against it;
  * *pre numbers the nodes in preorder, as the look just taken holds them.
@@ -148,7 +169,6 @@ static void subtree_minima(struct cfs_rq *cfs_rq, const struct ft_rbwatch *w,
 			   struct rb_node *node, struct minima *m, int *pre)
 {
 	struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
-	char name[32];
 
 	*m = (struct minima){ se->vruntime, se->slice, se->slice, false };
 #ifdef FT_FINDING_MIN_SLICE_ROTATION
@@ -168,23 +188,13 @@ static void subtree_minima(struct cfs_rq *cfs_rq, const struct ft_rbwatch *w,
 		m->max_slice = max(m->max_slice, c.max_slice);
 		m->stale |= c.stale;
 	}
-	if (se->min_vruntime != m->v) {
-		who(se, name, sizeof(name));
-		broken(RULE_MIN_VRUNTIME, cfs_rq, "%s has %lld, subtree minimum %lld",
-		       name, (s64)se->min_vruntime, (s64)m->v);
-	}
-	if (min_slice_broken(se, m->min_slice, m->stale)) {
-		who(se, name, sizeof(name));
-		broken(RULE_MIN_SLICE, cfs_rq, "%s has %llu, subtree minimum %llu (own slice %llu%s)",
-		       name, se->min_slice, m->min_slice, se->slice,
-		       m->stale ? ", rotated or copied below" : "");
-	}
+	if (se->min_vruntime != m->v)
+		minima_broken(cfs_rq, se, m, RULE_MIN_VRUNTIME);
+	if (min_slice_broken(se, m->min_slice, m->stale))
+		minima_broken(cfs_rq, se, m, RULE_MIN_SLICE);
 #ifdef FT_HAVE_MAX_SLICE
-	if (se->max_slice != m->max_slice) {
-		who(se, name, sizeof(name));
-		broken(RULE_MAX_SLICE, cfs_rq, "%s has %llu, subtree maximum %llu",
-		       name, se->max_slice, m->max_slice);
-	}
+	if (se->max_slice != m->max_slice)
+		minima_broken(cfs_rq, se, m, RULE_MAX_SLICE);
 #endif
 }
 
@@ -237,7 +247,7 @@ static struct members *member_of(struct members *m, int n, struct cfs_rq *cfs_rq
 	return NULL;
 }
 
-static void count_member(struct members *m, int n, struct sched_entity *se)
+static inline void count_member(struct members *m, int n, struct sched_entity *se)
 {
 	struct members *c = se->on_rq ? member_of(m, n, se->cfs_rq) : NULL;
 
@@ -404,20 +414,25 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
  * largest this entity's tree held at any check while it was queued: the
  * queue as it was at the dequeue is gone by the time the lock drops.
  */
-static void check_dequeued(struct sched_entity *se, struct lag_watch *w, u64 tree_max)
+static noinline void lag_broken(struct sched_entity *se, s64 limit)
 {
 	char name[32];
+
+	who(se, name, sizeof(name));
+	broken(RULE_LAG_CLAMP, NULL, "%s vlag %lld, limit %lld (slice %llu, weight %lu)",
+	       name, se->vlag, limit, se->slice, se->load.weight);
+}
+
+static inline void check_dequeued(struct sched_entity *se, struct lag_watch *w, u64 tree_max)
+{
 	s64 limit;
 
 	if (se->on_rq) {
 		w->max_slice = max3(w->max_slice, tree_max, se->slice);
 	} else if (w->was_on_rq) {
 		limit = ft_fair_lag_limit(se, max(w->max_slice, se->slice));
-		if (se->vlag > limit || se->vlag < -limit) {
-			who(se, name, sizeof(name));
-			broken(RULE_LAG_CLAMP, NULL, "%s vlag %lld, limit %lld (slice %llu, weight %lu)",
-			       name, se->vlag, limit, se->slice, se->load.weight);
-		}
+		if (se->vlag > limit || se->vlag < -limit)
+			lag_broken(se, limit);
 		w->max_slice = 0;
 	}
 	w->was_on_rq = se->on_rq;
@@ -540,8 +555,14 @@ static void check_task(int id, int cpu, struct members *members, int n,
 	}
 	__clear_bit(id, ck_moved);
 	*queued += task_on_rq_queued(p) && !in_throttled_group(&p->se) && !task_in_limbo(p);
+	/* asleep and seen asleep: no member to count, no dequeue to check */
+	if (!p->se.on_rq && !t->lag.was_on_rq)
+		return;
 	count_member(members, n, &p->se);
-	check_dequeued(&p->se, &t->lag, tree_max(members, n, &p->se, cpu));
+	if (!p->se.on_rq)	/* tree_max() finds no tree for it */
+		check_dequeued(&p->se, &t->lag, 0);
+	else
+		check_dequeued(&p->se, &t->lag, tree_max(members, n, &p->se, cpu));
 }
 
 void ft_check_invariants(struct rq *rq)

@@ -141,21 +141,23 @@ static void rbw_unhash(struct ft_rbwatch *w)
 	w->n = 0;
 }
 
-/* Preorder into rbw_next; -1 when the tree has more than RBW_NODES. */
+/*
+ * Preorder into rbw_next; -1 when the tree has more than RBW_NODES. A
+ * missing child is seen from its parent, not visited: most of a small
+ * tree's children are missing.
+ */
 static int rbw_collect(struct rb_node *node, int *n)
 {
-	int i, l, r;
+	int i, l = -1, r = -1;
 
-	if (!node)
-		return -1;
-	if (*n >= RBW_NODES || *n < 0) {
+	if (*n >= RBW_NODES) {
 		*n = -1;
 		return -1;
 	}
 	i = (*n)++;
-	l = rbw_collect(node->rb_left, n);
-	r = rbw_collect(node->rb_right, n);
-	if (*n < 0)
+	if (node->rb_left && (l = rbw_collect(node->rb_left, n)) < 0)
+		return -1;
+	if (node->rb_right && (r = rbw_collect(node->rb_right, n)) < 0)
 		return -1;
 	rbw_next[i] = (struct rbw_node){ node, l, r, 0, false, false };
 	return i;
@@ -203,6 +205,36 @@ static bool rbw_same(const struct ft_rbwatch *w, int n)
 }
 
 /*
+ * An insert's look at a tree that is the last look's plus the leaf just
+ * linked: the other nodes in the same preorder, the leaf in it where it
+ * hangs. Nothing was erased unseen (no node is gone), so nothing is
+ * marked anew; the marks move with their nodes and the leaf has none, as
+ * the whole look below would find, without searching the last look for
+ * each node.
+ */
+static bool rbw_plus_leaf(struct ft_rbwatch *w, int n, struct rb_node *inserted)
+{
+	int p = 0;
+
+	if (n != w->n + 1)
+		return false;
+	while (p < w->n && rbw_next[p].node == w->snap[p].node)
+		p++;
+	if (rbw_next[p].node != inserted)
+		return false;
+	for (int j = p; j < w->n; j++)
+		if (rbw_next[j + 1].node != w->snap[j].node)
+			return false;
+	for (int j = 0; j < n; j++)
+		rbw_next[j].marked = j != p && w->snap[j - (j > p)].marked;
+	rbw_unhash(w);
+	memcpy(w->snap, rbw_next, n * sizeof(rbw_next[0]));
+	w->n = n;
+	rbw_hash(w);
+	return true;
+}
+
+/*
  * A look at the tree: infers the copies since the last one, takes a new
  * snapshot. Linear in the tree's size: each node of the new snapshot is
  * found in the last one by the hash, which marks the ones kept.
@@ -218,7 +250,8 @@ static struct ft_rbwatch *rbw_sync(struct rb_root *root, struct rb_node *inserte
 	rbw_last_same = false;
 	if (!w)
 		return NULL;
-	rbw_collect(root->rb_node, &n);
+	if (root->rb_node)
+		rbw_collect(root->rb_node, &n);
 	if (n <= 0 || w->overflow) {
 		w->overflow = root->rb_node != NULL;	/* lost track: excused until empty */
 		rbw_unhash(w);
@@ -228,6 +261,8 @@ static struct ft_rbwatch *rbw_sync(struct rb_root *root, struct rb_node *inserte
 		rbw_last_same = true;
 		return w;	/* nothing moved: the marks hold as they are */
 	}
+	if (inserted && rbw_plus_leaf(w, n, inserted))
+		return w;
 	for (int i = 0; i < w->n; i++)
 		w->snap[i].kept = false;
 	for (int j = 0; j < n; j++) {
