@@ -22,7 +22,7 @@
 
 static long pages_of(const struct sim_workload *w)
 {
-	return w->pipe_capacity / w->pipe_page_messages;
+	return w->pipe_pages;
 }
 
 /* What writes that never slept can add before one blocks (the plans' bound). */
@@ -51,11 +51,12 @@ bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, b
 void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry)
 {
 	if (!retry && p->n && p->last_written < w->pipe_page_messages) {
-		p->unread[(p->first + p->n - 1) % p->cap]++;
+		p->unread[(p->first + p->n - 1) & (p->cap - 1)]++;
 		p->last_written++;
 		return;
 	}
 	if (p->n == p->cap) {	/* the ring of pages in use grows in place, oldest first */
+		/* a power of 2: the ring's index is a mask, not a division */
 		int cap = p->cap ? 2 * p->cap : 16, *u = malloc(cap * sizeof(*u));
 
 		if (!u)
@@ -67,7 +68,7 @@ void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry)
 		p->cap = cap;
 		p->first = 0;
 	}
-	p->unread[(p->first + p->n++) % p->cap] = 1;
+	p->unread[(p->first + p->n++) & (p->cap - 1)] = 1;
 	p->last_written = 1;
 }
 
@@ -76,7 +77,7 @@ bool sim_pipe_take(struct sim_pipe *p)
 {
 	if (--p->unread[p->first])
 		return false;
-	p->first = (p->first + 1) % p->cap;
+	p->first = (p->first + 1) & (p->cap - 1);
 	p->n--;
 	return true;
 }

@@ -89,13 +89,14 @@ struct sim_workload {
 	int nr_tasks;		/* instances started at time 0 */
 	long pipe_capacity;	/* messages a pipe holds (global.pipe_capacity) */
 	long pipe_page_messages;	/* of them, one page's (global.pipe_page_messages) */
+	long pipe_pages;	/* the one over the other, kept: a pipe step's check divides none */
 	char ignored[1024];	/* keys read and not modelled, once each */
 	char left_out[1024];	/* tasks of classes we do not model */
 };
 
 /* pipe.c: a pipe's pages, as fs/pipe.c keeps them */
 struct sim_pipe {
-	int *unread;		/* a ring: each page in use, oldest at first */
+	int *unread;		/* a ring: each page in use, oldest at first; cap a power of 2 */
 	int cap, first, n;
 	long last_written;	/* messages written into the newest page */
 };
