@@ -89,15 +89,30 @@ plan_take(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
 }
 
 /* The steps from @from on are the loop's again: the budget ends at the first. */
+/* Steps [@s, @end) no longer counted as planned on their pipes. */
+static void plan_uncount(struct sim_run *run, const struct sim_step *s, const struct sim_step *end)
+{
+	for (; s < end; s++)
+		(s->write ? run->plan_w : run->plan_r)[s->res]--;
+}
+
 static void plan_cut(struct sim_run *run, struct sim_task *t, int from)
 {
-	for (int j = from; j < t->plan_n; j++)
-		(t->plan[j].write ? run->plan_w : run->plan_r)[t->plan[j].res]--;
+	plan_uncount(run, t->plan + from, t->plan + t->plan_n);
 	/* run_until_exec = the step's exec time: the driver counts from ft_task_exec_ns() */
 	if (from < t->plan_n)
 		ft_task_run_budget(t->id, t->plan[from].due - t->plan_lag - ft_task_exec_ns(t->id), 0);
 	t->plan_n = from;
 	t->plan_open = false;
+}
+
+/* Planner @k leaves the list: the last takes its place. */
+static inline void planner_drop(struct sim_run *run, int k)
+{
+	int last = --run->nr_planners;
+
+	run->planners[k] = run->planners[last];
+	run->planner_due[k] = run->planner_due[last];
 }
 
 /* Planners whose plan is all taken or cut leave the list; the earliest step due. */
@@ -109,38 +124,47 @@ static void plans_tidy(struct sim_run *run)
 
 		if (t->plan_i == t->plan_n) {
 			t->plan_i = t->plan_n = 0;
-			run->planners[k] = run->planners[--run->nr_planners];
+			planner_drop(run, k);
 			continue;
 		}
-		if (t->plan[t->plan_i].due < run->plan_next)
-			run->plan_next = t->plan[t->plan_i].due;
+		if (run->planner_due[k] < run->plan_next)
+			run->plan_next = run->planner_due[k];
 		k++;
 	}
 }
 
 static void plan_extend(struct sim_run *run, struct sim_task *t);
 
-/* plans_tidy() in the same pass: the order of the planners does not matter */
+/*
+ * plans_tidy() in the same pass: the order of the planners does not
+ * matter. Each one's first due is kept beside the list (only a take
+ * moves it), so a planner with nothing due costs a comparison.
+ */
 void sim_plans_catch_up(struct sim_run *run)
 {
 	ft_u64 now = ft_now(), next = ~0ULL;
 	int tie = ft_budget_tie_cpu();
 
 	for (int k = 0; k < run->nr_planners; ) {
-		struct sim_task *t = &run->tasks[run->planners[k]];
-		ft_u64 due = t->plan[t->plan_i].due;
+		ft_u64 due = run->planner_due[k];
+		struct sim_task *t;
 
-		if (plan_due(t, due, now, tie)) {
-			plan_take(run, t, now, tie);
-			if (t->plan_i == t->plan_n) {
-				t->plan_i = t->plan_n = 0;
-				run->planners[k] = run->planners[--run->nr_planners];
-				continue;
-			}
-			if (t->plan_open && t->plan_n - t->plan_i <= SIM_PLAN_EXTEND)
-				plan_extend(run, t);
-			due = t->plan[t->plan_i].due;
+		if (due >= now && (due > now || !plan_due(t = &run->tasks[run->planners[k]], due, now, tie))) {
+			if (due < next)
+				next = due;
+			k++;
+			continue;
 		}
+		t = &run->tasks[run->planners[k]];
+		plan_take(run, t, now, tie);
+		if (t->plan_i == t->plan_n) {
+			t->plan_i = t->plan_n = 0;
+			planner_drop(run, k);
+			continue;
+		}
+		if (t->plan_open && t->plan_n - t->plan_i <= SIM_PLAN_EXTEND)
+			plan_extend(run, t);
+		due = run->planner_due[k] = t->plan[t->plan_i].due;
 		if (due < next)
 			next = due;
 		k++;
@@ -263,34 +287,38 @@ plan_build(struct sim_run *run, const struct sim_def *d, struct plan_pos *p,
 }
 
 /*
- * @t has just started a run: plan the pipe steps and runs after it. Not
- * the try again after a pipe wake-up: that try starts a page of its own
- * (sim/pipe.c) and may wake the next waiter of its own side (engine.c,
- * pipe_io()), so it is the loop's.
+ * @t has just started a run: plan the pipe steps and runs after it, and
+ * give it the budget, the run's alone when nothing is planned (true: a
+ * plan). Not the try again after a pipe wake-up: that try starts a page
+ * of its own (sim/pipe.c) and may wake the next waiter of its own side
+ * (engine.c, pipe_io()), so it is the loop's. Most runs plan nothing (the
+ * next step wakes or blocks): the steps are looked at before the driver
+ * is asked whether the task runs steady.
  */
-void sim_plan(struct sim_run *run, struct sim_task *t)
+bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 first)
 {
 	const struct sim_def *d = &run->w->defs[t->def];
-	const struct sim_event *e = &d->ph[t->phase].ev[t->ev];
-	ft_u64 first = e->kind == SIM_RUN ? e->ns : 0;
 	struct sim_step *s;
 	struct plan_pos pos;
 	ft_u64 now, exec, due;
 	int cpu;
 
 	/* a plan's steps skip advance(), which charges --loop-cost */
-	if (run->o->no_plans || run->o->loop_cost_ns || t->state != 1 || !first || t->done ||
-	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
-		return;
+	if (run->o->no_plans || run->o->loop_cost_ns || run->error[0])
+		goto alone;
 	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
 		abort();
-	exec = ft_task_exec_ns(t->id);
 	now = ft_now();
 	due = now + first;
 	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
 	s = plan_build(run, d, &pos, t->plan, t->plan + SIM_PLAN_MAX, &due);
 	if (s == t->plan)
-		return;
+		goto alone;
+	if ((cpu = ft_task_steady_cpu(t->id)) < 0) {
+		plan_uncount(run, t->plan, s);
+		goto alone;
+	}
+	exec = ft_task_exec_ns(t->id);
 	t->plan_i = 0;
 	t->plan_n = s - t->plan;
 	t->plan_cpu = cpu;
@@ -298,10 +326,15 @@ void sim_plan(struct sim_run *run, struct sim_task *t)
 	t->plan_open = s == t->plan + SIM_PLAN_MAX;
 	/* a step's due less its exec time: the same for each while the task runs on */
 	t->plan_lag = now - exec;
+	run->planner_due[run->nr_planners] = t->plan[0].due;
 	run->planners[run->nr_planners++] = t - run->tasks;
 	if (run->nr_planners == 1 || t->plan[0].due < run->plan_next)
 		run->plan_next = t->plan[0].due;
 	ft_task_run_budget(t->id, due - t->plan_lag - exec, 0);
+	return true;
+alone:
+	ft_task_run_budget(t->id, first, 0);
+	return false;
 }
 
 /*

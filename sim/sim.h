@@ -268,6 +268,7 @@ struct sim_run {
 	struct sim_pipe *pipes;	/* pipe: its pages (pipe.c) */
 	long *plan_w, *plan_r;	/* pipe: writes and reads planned, not yet taken */
 	int planners[FT_MAX_CPUS];	/* tasks with a plan: running ones */
+	ft_u64 planner_due[FT_MAX_CPUS];	/* each one's first step not taken: its due */
 	int nr_planners;
 	ft_u64 plan_next;	/* the earliest step due of all plans */
 	int *group_id;		/* the driver's id of each taskgroup */
@@ -293,7 +294,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 void sim_run_free(struct sim_run *run);
 
 /* plan.c: the engine's plans (run->o->no_plans: none) */
-void sim_plan(struct sim_run *run, struct sim_task *t);	/* @t starts a run */
+bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 ns);	/* @t starts a run of @ns */
 void sim_plans_catch_up(struct sim_run *run);	/* the steps due by now taken */
 void sim_plans_check(struct sim_run *run, int res);	/* after the loop's own step on pipe @res */
 void sim_plan_end(struct sim_run *run, struct sim_task *t);	/* a switch away from @t */
