@@ -664,7 +664,8 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	if (t->cost_due) {
 		t->cost_due = false;
 		if (run->o->wake_cost_ns) {
-			ft_task_run_budget(t->id, run->o->wake_cost_ns, 0);
+			/* its budget: the cost's, or a plan's from a pipe read's try again */
+			sim_plan_retry(run, t, run->o->wake_cost_ns);
 			return STAY;
 		}
 	}

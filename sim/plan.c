@@ -78,13 +78,13 @@ plan_take(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
 	t->phase_loop = s->phase_loop;
 	t->thread_loop = s->thread_loop;
 	t->state = 1;
-	/* behave()'s count of the steps at one instant: end of run, pipe, run */
+	/* behave()'s count of the steps at one instant: end of run, pipe, run (a try again: pipe, run) */
 	if (s->due == now) {
 		if (now != run->last_now) {
 			run->last_now = now;
 			run->zero_time_steps = 0;
 		}
-		run->zero_time_steps += 3;
+		run->zero_time_steps += 3 - s->retry;
 	}
 }
 
@@ -275,6 +275,7 @@ plan_build(struct sim_run *run, const struct sim_def *d, struct plan_pos *p,
 		s->due = at;
 		s->res = res;
 		s->write = op->kind == SIM_PIPE_WRITE;
+		s->retry = false;
 		s->phase = pos.phase;
 		s->ev = pos.ev;
 		s->phase_loop = pos.phase_loop;
@@ -287,36 +288,19 @@ plan_build(struct sim_run *run, const struct sim_def *d, struct plan_pos *p,
 }
 
 /*
- * @t has just started a run: plan the pipe steps and runs after it, and
- * give it the budget, the run's alone when nothing is planned (true: a
- * plan). Not the try again after a pipe wake-up: that try starts a page
- * of its own (sim/pipe.c) and may wake the next waiter of its own side
- * (engine.c, pipe_io()), so it is the loop's. Most runs plan nothing (the
- * next step wakes or blocks): the steps are looked at before the driver
- * is asked whether the task runs steady.
+ * @t's plan is the steps [@t->plan, @s), the last run ending at @due:
+ * true when the driver says its exec time grows with the clock, and the
+ * plan then starts; else its steps are uncounted.
  */
-bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 first)
+static bool plan_start(struct sim_run *run, struct sim_task *t, struct sim_step *s, ft_u64 now,
+		       ft_u64 due)
 {
-	const struct sim_def *d = &run->w->defs[t->def];
-	struct sim_step *s;
-	struct plan_pos pos;
-	ft_u64 now, exec, due;
+	ft_u64 exec;
 	int cpu;
 
-	/* a plan's steps skip advance(), which charges --loop-cost */
-	if (run->o->no_plans || run->o->loop_cost_ns || run->error[0])
-		goto alone;
-	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
-		abort();
-	now = ft_now();
-	due = now + first;
-	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
-	s = plan_build(run, d, &pos, t->plan, t->plan + SIM_PLAN_MAX, &due);
-	if (s == t->plan)
-		goto alone;
 	if ((cpu = ft_task_steady_cpu(t->id)) < 0) {
 		plan_uncount(run, t->plan, s);
-		goto alone;
+		return false;
 	}
 	exec = ft_task_exec_ns(t->id);
 	t->plan_i = 0;
@@ -332,8 +316,87 @@ bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 first)
 		run->plan_next = t->plan[0].due;
 	ft_task_run_budget(t->id, due - t->plan_lag - exec, 0);
 	return true;
+}
+
+/* a plan's steps skip advance(), which charges --loop-cost */
+static inline bool plans_off(const struct sim_run *run)
+{
+	return run->o->no_plans || run->o->loop_cost_ns || run->error[0];
+}
+
+static inline void plan_alloc(struct sim_task *t)
+{
+	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
+		abort();
+}
+
+/*
+ * @t has just started a run: plan the pipe steps and runs after it, and
+ * give it the budget, the run's alone when nothing is planned (true: a
+ * plan). Most runs plan nothing (the next step wakes or blocks): the
+ * steps are looked at before the driver is asked whether the task runs
+ * steady.
+ */
+bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 first)
+{
+	const struct sim_def *d = &run->w->defs[t->def];
+	struct sim_step *s;
+	struct plan_pos pos;
+	ft_u64 now, due;
+
+	if (plans_off(run))
+		goto alone;
+	plan_alloc(t);
+	now = ft_now();
+	due = now + first;
+	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
+	s = plan_build(run, d, &pos, t->plan, t->plan + SIM_PLAN_MAX, &due);
+	if (s != t->plan && plan_start(run, t, s, now, due))
+		return true;
 alone:
 	ft_task_run_budget(t->id, first, 0);
+	return false;
+}
+
+/*
+ * @t, woken from a pipe read, starts its wake-up's CPU time (@cost); the
+ * read's try again comes after it, then the plan's steps as
+ * sim_plan()'s. A try again is an ordinary read, but for the next
+ * waiting reader it wakes when it leaves messages (engine.c, pipe_io()):
+ * so it is planned only while no reader waits, and none can come to wait
+ * while planned reads stay safe (a reader waits on an empty pipe only,
+ * which cuts them: sim_plans_check()). A writer's try again starts a
+ * page of its own (sim/pipe.c) and is the loop's.
+ */
+bool sim_plan_retry(struct sim_run *run, struct sim_task *t, ft_u64 cost)
+{
+	const struct sim_def *d = &run->w->defs[t->def];
+	const struct sim_event *op = &d->ph[t->phase].ev[t->ev], *r;
+	int res = op->res;
+	struct sim_step *s;
+	struct plan_pos pos;
+	ft_u64 now, due;
+
+	if (plans_off(run) || op->kind != SIM_PIPE_READ || t->state != 1 || run->waitq_n[res] ||
+	    run->waitq_n[run->w->nr_res + 1 + res] ||
+	    run->fill[res] <= run->plan_r[res] + !!run->plan_w[res])
+		goto alone;
+	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
+	if (!plan_advance(d, &pos) || (r = &pos.ph->ev[pos.ev])->kind != SIM_RUN || !r->ns)
+		goto alone;
+	plan_alloc(t);
+	now = ft_now();
+	s = t->plan;
+	*s = (struct sim_step){ .due = now + cost, .res = res, .retry = true, .phase = pos.phase,
+				.ev = pos.ev, .phase_loop = pos.phase_loop,
+				.thread_loop = pos.thread_loop };
+	run->plan_r[res]++;
+	due = s->due + r->ns;
+	s = plan_build(run, d, &pos, s + 1, t->plan + SIM_PLAN_MAX, &due);
+	if (plan_start(run, t, s, now, due))
+		return true;
+alone:
+	ft_task_run_budget(t->id, cost, 0);
 	return false;
 }
 

@@ -138,6 +138,7 @@ struct sim_step {
 	int phase, ev;
 	int res;
 	bool write;
+	bool retry;	/* a read's try again after its wake-up (plan.c) */
 };
 #define SIM_PLAN_MAX	16
 #define SIM_PLAN_EXTEND	4	/* steps left when an open plan grows */
@@ -295,6 +296,7 @@ void sim_run_free(struct sim_run *run);
 
 /* plan.c: the engine's plans (run->o->no_plans: none) */
 bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 ns);	/* @t starts a run of @ns */
+bool sim_plan_retry(struct sim_run *run, struct sim_task *t, ft_u64 cost);	/* woken: its cost */
 void sim_plans_catch_up(struct sim_run *run);	/* the steps due by now taken */
 void sim_plans_check(struct sim_run *run, int res);	/* after the loop's own step on pipe @res */
 void sim_plan_end(struct sim_run *run, struct sim_task *t);	/* a switch away from @t */
