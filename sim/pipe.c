@@ -25,16 +25,6 @@ static long pages_of(const struct sim_workload *w)
 	return w->pipe_pages;
 }
 
-/* What writes that never slept can add before one blocks (the plans' bound). */
-long sim_pipe_room(const struct sim_workload *w, const struct sim_pipe *p)
-{
-	long pm = w->pipe_page_messages;
-
-	if (!p->n)
-		return pages_of(w) * pm;
-	return (pages_of(w) - p->n) * pm + pm - p->last_written;
-}
-
 bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p)
 {
 	return p->n >= pages_of(w);

@@ -100,7 +100,18 @@ struct sim_pipe {
 	int cap, first, n;
 	long last_written;	/* messages written into the newest page */
 };
-long sim_pipe_room(const struct sim_workload *w, const struct sim_pipe *p);
+/*
+ * What writes that never slept can add before one blocks (the plans'
+ * bound): inline, as plan.c checks it for every planned write.
+ */
+static inline long sim_pipe_room(const struct sim_workload *w, const struct sim_pipe *p)
+{
+	long pm = w->pipe_page_messages;
+
+	if (!p->n)
+		return w->pipe_pages * pm;
+	return (w->pipe_pages - p->n) * pm + pm - p->last_written;
+}
 bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p);
 bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, bool retry);
 void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry);
