@@ -88,7 +88,6 @@ plan_take(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
 	}
 }
 
-/* The steps from @from on are the loop's again: the budget ends at the first. */
 /* Steps [@s, @end) no longer counted as planned on their pipes. */
 static void plan_uncount(struct sim_run *run, const struct sim_step *s, const struct sim_step *end)
 {
@@ -96,6 +95,7 @@ static void plan_uncount(struct sim_run *run, const struct sim_step *s, const st
 		(s->write ? run->plan_w : run->plan_r)[s->res]--;
 }
 
+/* The steps from @from on are the loop's again: the budget ends at the first. */
 static void plan_cut(struct sim_run *run, struct sim_task *t, int from)
 {
 	plan_uncount(run, t->plan + from, t->plan + t->plan_n);
