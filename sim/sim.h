@@ -114,8 +114,31 @@ static inline long sim_pipe_room(const struct sim_workload *w, const struct sim_
 }
 bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p);
 bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, bool retry);
-void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry);
-bool sim_pipe_take(struct sim_pipe *p);
+void sim_pipe_grow(struct sim_pipe *p);
+
+/* inline: a plan's catch-up takes most pipe steps (plan.c) */
+static inline void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry)
+{
+	if (!retry && p->n && p->last_written < w->pipe_page_messages) {
+		p->unread[(p->first + p->n - 1) & (p->cap - 1)]++;
+		p->last_written++;
+		return;
+	}
+	if (p->n == p->cap)
+		sim_pipe_grow(p);
+	p->unread[(p->first + p->n++) & (p->cap - 1)] = 1;
+	p->last_written = 1;
+}
+
+/* One message from the oldest page; true when that emptied and freed it. */
+static inline bool sim_pipe_take(struct sim_pipe *p)
+{
+	if (--p->unread[p->first])
+		return false;
+	p->first = (p->first + 1) & (p->cap - 1);
+	p->n--;
+	return true;
+}
 bool sim_pipe_read_wakes_writer(bool was_full, bool freed);
 void sim_pipe_free(struct sim_pipe *p);
 
