@@ -498,7 +498,10 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 
 	switch (e->kind) {
 	case SIM_RUN:
-		ft_task_run_budget(t->id, e->ns, 0);
+		if (!e->ns)
+			ft_task_run_budget(t->id, 0, 0);
+		else	/* its budget: the run's, or a plan's (plan.c) */
+			sim_plan(run, t, e->ns);
 		return STAY;
 	case SIM_RUNTIME:
 		ft_task_run_budget(t->id, SIM_MAX_NS, ft_now() + e->ns);
@@ -661,7 +664,8 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	if (t->cost_due) {
 		t->cost_due = false;
 		if (run->o->wake_cost_ns) {
-			ft_task_run_budget(t->id, run->o->wake_cost_ns, 0);
+			/* its budget: the cost's, or a plan's from a pipe read's try again */
+			sim_plan_retry(run, t, run->o->wake_cost_ns);
 			return STAY;
 		}
 	}
@@ -681,27 +685,26 @@ static void behave(int id, void *ctx)
 {
 	struct sim_run *run = ctx;
 	struct sim_task *t = sim_task_of(run, id);
+	ft_u64 now = ft_now();	/* the loop's: it stands still while the engine steps */
 
 	if (!t) {
 		ft_task_run_budget(id, SIM_MAX_NS, 0);
 		return;
 	}
-	if (run->nr_planners && run->plan_next <= ft_now())
+	if (run->nr_planners && run->plan_next <= now)
 		sim_plans_catch_up(run);
+	if (now != run->last_now) {
+		run->last_now = now;
+		run->zero_time_steps = 0;
+	}
 	for (;;) {
-		if (ft_now() != run->last_now) {
-			run->last_now = ft_now();
-			run->zero_time_steps = 0;
-		}
 		if (++run->zero_time_steps > SIM_SPIN_LIMIT) {
 			error(run, "a million events at one instant: the tasks wake each other "
 			      "without ever taking time", run->w->defs[t->def].name);
 			t->done = true;
 		}
-		if (step(run, t) == STAY) {
-			sim_plan(run, t);
+		if (step(run, t) == STAY)
 			return;
-		}
 		if (!ft_task_on_cpu(id)) {	/* a wake-up we made preempted us */
 			ft_task_run_budget(id, 0, 0);
 			return;

@@ -803,6 +803,7 @@ static int pipe_size(struct sim_workload *w)
 		return fail("global: pipe_capacity %ld is not a whole number of pages of "
 			    "pipe_page_messages %ld; give a multiple (the kernel's pipe: 16 pages)",
 			    w->pipe_capacity, w->pipe_page_messages);
+	w->pipe_pages = w->pipe_capacity / w->pipe_page_messages;
 	return 0;
 }
 

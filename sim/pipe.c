@@ -15,6 +15,9 @@
  * pipe's (global.pipe_capacity): the pages are the one over the other.
  * Who wakes whom stays in the engine (sim/engine.c, pipe_io()); which
  * reads wake a writer is the tree's (sim_pipe_read_wakes_writer()).
+ * A message's way in and out (sim_pipe_put(), sim_pipe_take()) and the
+ * room left (sim_pipe_room()) are inline in sim.h: plan.c's catch-ups and
+ * plans take and check most of them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +25,7 @@
 
 static long pages_of(const struct sim_workload *w)
 {
-	return w->pipe_capacity / w->pipe_page_messages;
-}
-
-/* What writes that never slept can add before one blocks (the plans' bound). */
-long sim_pipe_room(const struct sim_workload *w, const struct sim_pipe *p)
-{
-	long pm = w->pipe_page_messages;
-
-	if (!p->n)
-		return pages_of(w) * pm;
-	return (pages_of(w) - p->n) * pm + pm - p->last_written;
+	return w->pipe_pages;
 }
 
 bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p)
@@ -48,37 +41,20 @@ bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, b
 	return !sim_pipe_full(w, p);
 }
 
-void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry)
+/* The ring of pages in use grows in place, oldest first (sim_pipe_put()). */
+void sim_pipe_grow(struct sim_pipe *p)
 {
-	if (!retry && p->n && p->last_written < w->pipe_page_messages) {
-		p->unread[(p->first + p->n - 1) % p->cap]++;
-		p->last_written++;
-		return;
-	}
-	if (p->n == p->cap) {	/* the ring of pages in use grows in place, oldest first */
-		int cap = p->cap ? 2 * p->cap : 16, *u = malloc(cap * sizeof(*u));
+	/* a power of 2: the ring's index is a mask, not a division */
+	int cap = p->cap ? 2 * p->cap : 16, *u = malloc(cap * sizeof(*u));
 
-		if (!u)
-			abort();
-		for (int i = 0; i < p->n; i++)
-			u[i] = p->unread[(p->first + i) % p->cap];
-		free(p->unread);
-		p->unread = u;
-		p->cap = cap;
-		p->first = 0;
-	}
-	p->unread[(p->first + p->n++) % p->cap] = 1;
-	p->last_written = 1;
-}
-
-/* One message from the oldest page; true when that emptied and freed it. */
-bool sim_pipe_take(struct sim_pipe *p)
-{
-	if (--p->unread[p->first])
-		return false;
-	p->first = (p->first + 1) % p->cap;
-	p->n--;
-	return true;
+	if (!u)
+		abort();
+	for (int i = 0; i < p->n; i++)
+		u[i] = p->unread[(p->first + i) % p->cap];
+	free(p->unread);
+	p->unread = u;
+	p->cap = cap;
+	p->first = 0;
 }
 
 /*

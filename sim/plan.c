@@ -78,26 +78,41 @@ plan_take(struct sim_run *run, struct sim_task *t, ft_u64 now, int tie)
 	t->phase_loop = s->phase_loop;
 	t->thread_loop = s->thread_loop;
 	t->state = 1;
-	/* behave()'s count of the steps at one instant: end of run, pipe, run */
+	/* behave()'s count of the steps at one instant: end of run, pipe, run (a try again: pipe, run) */
 	if (s->due == now) {
 		if (now != run->last_now) {
 			run->last_now = now;
 			run->zero_time_steps = 0;
 		}
-		run->zero_time_steps += 3;
+		run->zero_time_steps += 3 - s->retry;
 	}
+}
+
+/* Steps [@s, @end) no longer counted as planned on their pipes. */
+static void plan_uncount(struct sim_run *run, const struct sim_step *s, const struct sim_step *end)
+{
+	for (; s < end; s++)
+		(s->write ? run->plan_w : run->plan_r)[s->res]--;
 }
 
 /* The steps from @from on are the loop's again: the budget ends at the first. */
 static void plan_cut(struct sim_run *run, struct sim_task *t, int from)
 {
-	for (int j = from; j < t->plan_n; j++)
-		(t->plan[j].write ? run->plan_w : run->plan_r)[t->plan[j].res]--;
+	plan_uncount(run, t->plan + from, t->plan + t->plan_n);
 	/* run_until_exec = the step's exec time: the driver counts from ft_task_exec_ns() */
 	if (from < t->plan_n)
 		ft_task_run_budget(t->id, t->plan[from].due - t->plan_lag - ft_task_exec_ns(t->id), 0);
 	t->plan_n = from;
 	t->plan_open = false;
+}
+
+/* Planner @k leaves the list: the last takes its place. */
+static inline void planner_drop(struct sim_run *run, int k)
+{
+	int last = --run->nr_planners;
+
+	run->planners[k] = run->planners[last];
+	run->planner_due[k] = run->planner_due[last];
 }
 
 /* Planners whose plan is all taken or cut leave the list; the earliest step due. */
@@ -109,38 +124,47 @@ static void plans_tidy(struct sim_run *run)
 
 		if (t->plan_i == t->plan_n) {
 			t->plan_i = t->plan_n = 0;
-			run->planners[k] = run->planners[--run->nr_planners];
+			planner_drop(run, k);
 			continue;
 		}
-		if (t->plan[t->plan_i].due < run->plan_next)
-			run->plan_next = t->plan[t->plan_i].due;
+		if (run->planner_due[k] < run->plan_next)
+			run->plan_next = run->planner_due[k];
 		k++;
 	}
 }
 
 static void plan_extend(struct sim_run *run, struct sim_task *t);
 
-/* plans_tidy() in the same pass: the order of the planners does not matter */
+/*
+ * plans_tidy() in the same pass: the order of the planners does not
+ * matter. Each one's first due is kept beside the list (only a take
+ * moves it), so a planner with nothing due costs a comparison.
+ */
 void sim_plans_catch_up(struct sim_run *run)
 {
 	ft_u64 now = ft_now(), next = ~0ULL;
 	int tie = ft_budget_tie_cpu();
 
 	for (int k = 0; k < run->nr_planners; ) {
-		struct sim_task *t = &run->tasks[run->planners[k]];
-		ft_u64 due = t->plan[t->plan_i].due;
+		ft_u64 due = run->planner_due[k];
+		struct sim_task *t;
 
-		if (plan_due(t, due, now, tie)) {
-			plan_take(run, t, now, tie);
-			if (t->plan_i == t->plan_n) {
-				t->plan_i = t->plan_n = 0;
-				run->planners[k] = run->planners[--run->nr_planners];
-				continue;
-			}
-			if (t->plan_open && t->plan_n - t->plan_i <= SIM_PLAN_EXTEND)
-				plan_extend(run, t);
-			due = t->plan[t->plan_i].due;
+		if (due >= now && (due > now || !plan_due(t = &run->tasks[run->planners[k]], due, now, tie))) {
+			if (due < next)
+				next = due;
+			k++;
+			continue;
 		}
+		t = &run->tasks[run->planners[k]];
+		plan_take(run, t, now, tie);
+		if (t->plan_i == t->plan_n) {
+			t->plan_i = t->plan_n = 0;
+			planner_drop(run, k);
+			continue;
+		}
+		if (t->plan_open && t->plan_n - t->plan_i <= SIM_PLAN_EXTEND)
+			plan_extend(run, t);
+		due = run->planner_due[k] = t->plan[t->plan_i].due;
 		if (due < next)
 			next = due;
 		k++;
@@ -251,6 +275,7 @@ plan_build(struct sim_run *run, const struct sim_def *d, struct plan_pos *p,
 		s->due = at;
 		s->res = res;
 		s->write = op->kind == SIM_PIPE_WRITE;
+		s->retry = false;
 		s->phase = pos.phase;
 		s->ev = pos.ev;
 		s->phase_loop = pos.phase_loop;
@@ -263,34 +288,21 @@ plan_build(struct sim_run *run, const struct sim_def *d, struct plan_pos *p,
 }
 
 /*
- * @t has just started a run: plan the pipe steps and runs after it. Not
- * the try again after a pipe wake-up: that try starts a page of its own
- * (sim/pipe.c) and may wake the next waiter of its own side (engine.c,
- * pipe_io()), so it is the loop's.
+ * @t's plan is the steps [@t->plan, @s), the last run ending at @due:
+ * true when the driver says its exec time grows with the clock, and the
+ * plan then starts; else its steps are uncounted.
  */
-void sim_plan(struct sim_run *run, struct sim_task *t)
+static bool plan_start(struct sim_run *run, struct sim_task *t, struct sim_step *s, ft_u64 now,
+		       ft_u64 due)
 {
-	const struct sim_def *d = &run->w->defs[t->def];
-	const struct sim_event *e = &d->ph[t->phase].ev[t->ev];
-	ft_u64 first = e->kind == SIM_RUN ? e->ns : 0;
-	struct sim_step *s;
-	struct plan_pos pos;
-	ft_u64 now, exec, due;
+	ft_u64 exec;
 	int cpu;
 
-	/* a plan's steps skip advance(), which charges --loop-cost */
-	if (run->o->no_plans || run->o->loop_cost_ns || t->state != 1 || !first || t->done ||
-	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
-		return;
-	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
-		abort();
+	if ((cpu = ft_task_steady_cpu(t->id)) < 0) {
+		plan_uncount(run, t->plan, s);
+		return false;
+	}
 	exec = ft_task_exec_ns(t->id);
-	now = ft_now();
-	due = now + first;
-	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
-	s = plan_build(run, d, &pos, t->plan, t->plan + SIM_PLAN_MAX, &due);
-	if (s == t->plan)
-		return;
 	t->plan_i = 0;
 	t->plan_n = s - t->plan;
 	t->plan_cpu = cpu;
@@ -298,10 +310,94 @@ void sim_plan(struct sim_run *run, struct sim_task *t)
 	t->plan_open = s == t->plan + SIM_PLAN_MAX;
 	/* a step's due less its exec time: the same for each while the task runs on */
 	t->plan_lag = now - exec;
+	run->planner_due[run->nr_planners] = t->plan[0].due;
 	run->planners[run->nr_planners++] = t - run->tasks;
 	if (run->nr_planners == 1 || t->plan[0].due < run->plan_next)
 		run->plan_next = t->plan[0].due;
 	ft_task_run_budget(t->id, due - t->plan_lag - exec, 0);
+	return true;
+}
+
+/* a plan's steps skip advance(), which charges --loop-cost */
+static inline bool plans_off(const struct sim_run *run)
+{
+	return run->o->no_plans || run->o->loop_cost_ns || run->error[0];
+}
+
+static inline void plan_alloc(struct sim_task *t)
+{
+	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
+		abort();
+}
+
+/*
+ * @t has just started a run: plan the pipe steps and runs after it, and
+ * give it the budget, the run's alone when nothing is planned (true: a
+ * plan). Most runs plan nothing (the next step wakes or blocks): the
+ * steps are looked at before the driver is asked whether the task runs
+ * steady.
+ */
+bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 first)
+{
+	const struct sim_def *d = &run->w->defs[t->def];
+	struct sim_step *s;
+	struct plan_pos pos;
+	ft_u64 now, due;
+
+	if (plans_off(run))
+		goto alone;
+	plan_alloc(t);
+	now = ft_now();
+	due = now + first;
+	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
+	s = plan_build(run, d, &pos, t->plan, t->plan + SIM_PLAN_MAX, &due);
+	if (s != t->plan && plan_start(run, t, s, now, due))
+		return true;
+alone:
+	ft_task_run_budget(t->id, first, 0);
+	return false;
+}
+
+/*
+ * @t, woken from a pipe read, starts its wake-up's CPU time (@cost); the
+ * read's try again comes after it, then the plan's steps as
+ * sim_plan()'s. A try again is an ordinary read, but for the next
+ * waiting reader it wakes when it leaves messages (engine.c, pipe_io()):
+ * so it is planned only while no reader waits, and none can come to wait
+ * while planned reads stay safe (a reader waits on an empty pipe only,
+ * which cuts them: sim_plans_check()). A writer's try again starts a
+ * page of its own (sim/pipe.c) and is the loop's.
+ */
+bool sim_plan_retry(struct sim_run *run, struct sim_task *t, ft_u64 cost)
+{
+	const struct sim_def *d = &run->w->defs[t->def];
+	const struct sim_event *op = &d->ph[t->phase].ev[t->ev], *r;
+	int res = op->res;
+	struct sim_step *s;
+	struct plan_pos pos;
+	ft_u64 now, due;
+
+	if (plans_off(run) || op->kind != SIM_PIPE_READ || t->state != 1 || run->waitq_n[res] ||
+	    run->waitq_n[run->w->nr_res + 1 + res] ||
+	    run->fill[res] <= run->plan_r[res] + !!run->plan_w[res])
+		goto alone;
+	pos = (struct plan_pos){ &d->ph[t->phase], t->phase, t->ev, t->phase_loop, t->thread_loop };
+	if (!plan_advance(d, &pos) || (r = &pos.ph->ev[pos.ev])->kind != SIM_RUN || !r->ns)
+		goto alone;
+	plan_alloc(t);
+	now = ft_now();
+	s = t->plan;
+	*s = (struct sim_step){ .due = now + cost, .res = res, .retry = true, .phase = pos.phase,
+				.ev = pos.ev, .phase_loop = pos.phase_loop,
+				.thread_loop = pos.thread_loop };
+	run->plan_r[res]++;
+	due = s->due + r->ns;
+	s = plan_build(run, d, &pos, s + 1, t->plan + SIM_PLAN_MAX, &due);
+	if (plan_start(run, t, s, now, due))
+		return true;
+alone:
+	ft_task_run_budget(t->id, cost, 0);
+	return false;
 }
 
 /*

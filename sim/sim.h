@@ -89,21 +89,56 @@ struct sim_workload {
 	int nr_tasks;		/* instances started at time 0 */
 	long pipe_capacity;	/* messages a pipe holds (global.pipe_capacity) */
 	long pipe_page_messages;	/* of them, one page's (global.pipe_page_messages) */
+	long pipe_pages;	/* the one over the other, kept: a pipe step's check divides none */
 	char ignored[1024];	/* keys read and not modelled, once each */
 	char left_out[1024];	/* tasks of classes we do not model */
 };
 
 /* pipe.c: a pipe's pages, as fs/pipe.c keeps them */
 struct sim_pipe {
-	int *unread;		/* a ring: each page in use, oldest at first */
+	int *unread;		/* a ring: each page in use, oldest at first; cap a power of 2 */
 	int cap, first, n;
 	long last_written;	/* messages written into the newest page */
 };
-long sim_pipe_room(const struct sim_workload *w, const struct sim_pipe *p);
+/*
+ * What writes that never slept can add before one blocks (the plans'
+ * bound): inline, as plan.c checks it for every planned write.
+ */
+static inline long sim_pipe_room(const struct sim_workload *w, const struct sim_pipe *p)
+{
+	long pm = w->pipe_page_messages;
+
+	if (!p->n)
+		return w->pipe_pages * pm;
+	return (w->pipe_pages - p->n) * pm + pm - p->last_written;
+}
 bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p);
 bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, bool retry);
-void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry);
-bool sim_pipe_take(struct sim_pipe *p);
+void sim_pipe_grow(struct sim_pipe *p);
+
+/* inline: a plan's catch-up takes most pipe steps (plan.c) */
+static inline void sim_pipe_put(const struct sim_workload *w, struct sim_pipe *p, bool retry)
+{
+	if (!retry && p->n && p->last_written < w->pipe_page_messages) {
+		p->unread[(p->first + p->n - 1) & (p->cap - 1)]++;
+		p->last_written++;
+		return;
+	}
+	if (p->n == p->cap)
+		sim_pipe_grow(p);
+	p->unread[(p->first + p->n++) & (p->cap - 1)] = 1;
+	p->last_written = 1;
+}
+
+/* One message from the oldest page; true when that emptied and freed it. */
+static inline bool sim_pipe_take(struct sim_pipe *p)
+{
+	if (--p->unread[p->first])
+		return false;
+	p->first = (p->first + 1) & (p->cap - 1);
+	p->n--;
+	return true;
+}
 bool sim_pipe_read_wakes_writer(bool was_full, bool freed);
 void sim_pipe_free(struct sim_pipe *p);
 
@@ -137,6 +172,7 @@ struct sim_step {
 	int phase, ev;
 	int res;
 	bool write;
+	bool retry;	/* a read's try again after its wake-up (plan.c) */
 };
 #define SIM_PLAN_MAX	16
 #define SIM_PLAN_EXTEND	4	/* steps left when an open plan grows */
@@ -272,6 +308,7 @@ struct sim_run {
 	struct sim_pipe *pipes;	/* pipe: its pages (pipe.c) */
 	long *plan_w, *plan_r;	/* pipe: writes and reads planned, not yet taken */
 	int planners[FT_MAX_CPUS];	/* tasks with a plan: running ones */
+	ft_u64 planner_due[FT_MAX_CPUS];	/* each one's first step not taken: its due */
 	int nr_planners;
 	ft_u64 plan_next;	/* the earliest step due of all plans */
 	int *group_id;		/* the driver's id of each taskgroup */
@@ -297,7 +334,8 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 void sim_run_free(struct sim_run *run);
 
 /* plan.c: the engine's plans (run->o->no_plans: none) */
-void sim_plan(struct sim_run *run, struct sim_task *t);	/* @t starts a run */
+bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 ns);	/* @t starts a run of @ns */
+bool sim_plan_retry(struct sim_run *run, struct sim_task *t, ft_u64 cost);	/* woken: its cost */
 void sim_plans_catch_up(struct sim_run *run);	/* the steps due by now taken */
 void sim_plans_check(struct sim_run *run, int res);	/* after the loop's own step on pipe @res */
 void sim_plan_end(struct sim_run *run, struct sim_task *t);	/* a switch away from @t */
