@@ -197,18 +197,22 @@ void resched_curr(struct rq *rq)
 
 /*
  * Lazy preemption (PREEMPT_LAZY, the 7.x default): the flag is acted on
- * when the CPU next returns to user space. Every fake task is a user task
- * and every operation runs on some CPU as an interrupt or system call, so
- * on that CPU the return is at the end of the operation: there it is an
- * ordinary resched. Elsewhere nothing tells the CPU (no IPI) until its
- * next tick, which promotes the flag as sched_tick() does (loop.c).
+ * when the CPU next returns to user space. Every operation runs on some
+ * CPU as an interrupt or system call, so on that CPU, for a task in user
+ * space, the return is at the end of the operation: there it is an
+ * ordinary resched. A task inside a system call (ft_task_set_kernel())
+ * keeps the lazy flag until it returns (preempt.c), and elsewhere nothing
+ * tells the CPU (no IPI): either way the next tick promotes the flag as
+ * sched_tick() does (loop.c). In another model get_lazy_tif_bit() gives
+ * the ordinary flag.
  */
 #ifdef FT_HAVE_RESCHED_LAZY
 void resched_curr_lazy(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
-	if (curr == rq->idle || cpu_of(rq) == smp_processor_id()) {
+	if (curr == rq->idle || ft_m.preempt_model != FT_PREEMPT_LAZY ||
+	    (cpu_of(rq) == smp_processor_id() && !ft_m.tasks[curr->pid].in_kernel)) {
 		resched_curr(rq);
 		return;
 	}
@@ -456,7 +460,8 @@ void ft_schedule_cpu(int cpu, bool preempt)
 /*
  * The preemption points: stopper work first (it preempts), then every CPU
  * whose curr was asked to resched, but for a remote one whose reschedule
- * IPI is still on its way; RCU callbacks once all is quiet. The CPUs are
+ * IPI is still on its way and one inside a system call that the model does
+ * not preempt there (preempt.c); RCU callbacks once all is quiet. The CPUs are
  * looked at in order, as a scan of them all would, but only those whose
  * curr may have the flag (resched_maybe, kept where it can be set).
  */
@@ -473,7 +478,7 @@ void ft_resched_pending(void)
 				ft_m.resched_maybe &= ~BIT_ULL(cpu);
 				continue;
 			}
-			if (!ft_m.resched_unseen[cpu]) {
+			if (!ft_m.resched_unseen[cpu] && ft_preemptible(cpu_rq(cpu))) {
 				ft_schedule_cpu(cpu, true);
 				again = true;
 			}
