@@ -181,6 +181,9 @@ void resched_curr(struct rq *rq)
 	if (test_tsk_need_resched(curr))
 		return;
 	set_tsk_need_resched(curr);
+	/* the end of this operation is its task's return to user space */
+	if (cpu == smp_processor_id() && !ft_in_kernel(rq, curr))
+		ft_m.resched_user |= BIT_ULL(cpu);
 	ft_event(FT_EV_RESCHED);
 	ft_host_seam_called("resched_curr", cpu);
 	/* The CPU acts on the flag later: an idle one after the model's idle
@@ -212,7 +215,7 @@ void resched_curr_lazy(struct rq *rq)
 	struct task_struct *curr = rq->curr;
 
 	if (curr == rq->idle || ft_m.preempt_model != FT_PREEMPT_LAZY ||
-	    (cpu_of(rq) == smp_processor_id() && !ft_m.tasks[curr->pid].in_kernel)) {
+	    (cpu_of(rq) == smp_processor_id() && !ft_in_kernel(rq, curr))) {
 		resched_curr(rq);
 		return;
 	}
@@ -411,6 +414,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	ft_hrtick_schedule_enter(rq);
 	prev = rq->curr;
 	ft_m.resched_unseen[cpu] = false;	/* it schedules now anyway */
+	ft_m.resched_user &= ~BIT_ULL(cpu);
 	if (prev == ft_m.stopper[cpu] && !preempt) {
 		/* its works done, the stopper sleeps */
 		ft_stopper_sleeps(rq);

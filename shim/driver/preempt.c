@@ -50,13 +50,21 @@ int ft_set_preempt_model(int model)
 	return 0;
 }
 
-/* May @rq's curr, which has TIF_NEED_RESCHED, be switched away from now? */
+bool ft_in_kernel(struct rq *rq, struct task_struct *p)
+{
+	return p != rq->idle && p != ft_m.stopper[cpu_of(rq)] && ft_m.tasks[p->pid].in_kernel;
+}
+
+/*
+ * May @rq's curr, which has TIF_NEED_RESCHED, be switched away from now?
+ * A flag set on the task's own CPU while it was in user space stands for
+ * the return to user space at the end of that operation, even where the
+ * switch comes later (the wake-up preemption cost, ft_set_wake_preempt()):
+ * a system call the task entered meanwhile does not hold it back.
+ */
 bool ft_preemptible(struct rq *rq)
 {
-	struct task_struct *curr = rq->curr;
-
-	if (curr == rq->idle || curr == ft_m.stopper[cpu_of(rq)] ||
-	    !ft_m.tasks[curr->pid].in_kernel)
+	if (!ft_in_kernel(rq, rq->curr) || (ft_m.resched_user & BIT_ULL(cpu_of(rq))))
 		return true;
 	return ft_m.preempt_model == FT_PREEMPT_FULL || ft_m.preempt_model == FT_PREEMPT_LAZY;
 }
