@@ -278,14 +278,15 @@ void sim_plan(struct sim_run *run, struct sim_task *t)
 	ft_u64 now, exec, due;
 	int cpu;
 
-	/* a plan's steps skip advance(), which charges --loop-cost; a step
-	 * under the pipe's mutex takes time and may find it held: not safe */
+	/* a plan's steps skip advance(), which charges --loop-cost */
 	if (run->o->no_plans || run->o->loop_cost_ns || t->state != 1 || !first || t->done ||
-	    run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1] ||
 	    run->error[0] || (cpu = ft_task_steady_cpu(t->id)) < 0)
 		return;
 	if (!t->plan && !(t->plan = calloc(SIM_PLAN_MAX, sizeof(*t->plan))))
 		abort();
+	/* a step under the pipe's mutex takes time and may find it held: not safe */
+	if (run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1])
+		return;
 	exec = ft_task_exec_ns(t->id);
 	now = ft_now();
 	due = now + first;
