@@ -130,19 +130,20 @@ static void lazy_switches_at_user_return(struct kunit *test)
 }
 
 /*
- * VOLUNTARY, one CPU: A CPU-bound, B running 1 ms and sleeping 1 ms, each
+ * FULL, one CPU: A CPU-bound, B running 1 ms and sleeping 1 ms, each
  * wake-up's switch 50 us after it (ft_set_wake_preempt()); right after
- * each wake-up A enters the kernel for 500 us. Expect wake-ups that
- * switch to B within 60 us: their reschedule was set while A was in user
- * space, at the end of the wake-up's operation, and stands for A's return
- * to user space before the system call it entered meanwhile.
+ * each wake-up A enters the kernel for 500 us. Expect no wake-up to switch
+ * to B inside that call, and some at its return: the reschedule was set
+ * while A was in user space and stands for a return to user space that
+ * the real task makes before its next system call, so preempting A inside
+ * this one (holding a pipe's mutex, say) would be the driver's own delay.
  */
-static void voluntary_user_resched_not_held_by_later_call(struct kunit *test)
+static void user_resched_waits_for_the_call_entered_meanwhile(struct kunit *test)
 {
-	ft_u64 end, wake_at = 0, b_from = 0, kernel_until = 0;
-	int a, b, fast = 0, wakes = 0;
+	ft_u64 end, wake_at = 0, b_from = 0;
+	int a, b, inside = 0, at_return = 0, wakes = 0;
 
-	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(FT_PREEMPT_VOLUNTARY), 0);
+	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(FT_PREEMPT_FULL), 0);
 	a = ft_test_fork(test, 0, 0);
 	b = ft_test_fork(test, 0, 0);
 	KUNIT_ASSERT_GT(test, a, 0);
@@ -151,21 +152,19 @@ static void voluntary_user_resched_not_held_by_later_call(struct kunit *test)
 	end = ft_now() + 100 * NSEC_PER_MSEC;
 	while (ft_now() < end) {
 		ft_run_for(STEP_NS);
-		if (kernel_until && ft_now() >= kernel_until) {
-			ft_task_set_kernel(a, false);
-			kernel_until = 0;
-		}
 		if (wake_at && ft_now() >= wake_at) {
 			ft_task_wake(b);
 			b_from = ft_task_exec_ns(b);
 			wake_at = 0;
 			wakes++;
-			if (ft_curr(0) == a && !kernel_until) {
-				ft_task_set_kernel(a, true);
-				kernel_until = ft_now() + 500 * 1000;
-				ft_run_for(60 * 1000);
-				fast += ft_curr(0) == b;
-			}
+			if (ft_curr(0) != a)
+				continue;
+			ft_task_set_kernel(a, true);
+			ft_run_for(500 * 1000);
+			inside += ft_curr(0) != a;
+			ft_task_set_kernel(a, false);
+			ft_run_for(1000);
+			at_return += ft_curr(0) == b;
 		} else if (!wake_at && ft_curr(0) == b &&
 			   ft_task_exec_ns(b) - b_from >= NSEC_PER_MSEC) {
 			ft_task_sleep(b);
@@ -173,8 +172,10 @@ static void voluntary_user_resched_not_held_by_later_call(struct kunit *test)
 		}
 	}
 	ft_set_wake_preempt(0);
-	kunit_info(test, "%d wake-ups of B, %d switched to it within 60 us", wakes, fast);
-	KUNIT_EXPECT_GT(test, fast, 0);
+	kunit_info(test, "%d wake-ups of B: %d switched inside A's call, %d at its return",
+		   wakes, inside, at_return);
+	KUNIT_EXPECT_EQ(test, inside, 0);
+	KUNIT_EXPECT_GT(test, at_return, 0);
 }
 
 static struct kunit_case preempt_model_cases[] = {
@@ -182,7 +183,7 @@ static struct kunit_case preempt_model_cases[] = {
 	KUNIT_CASE(full_preempts_inside_the_kernel),
 	KUNIT_CASE(lazy_waits_one_tick_inside_the_kernel),
 	KUNIT_CASE(lazy_switches_at_user_return),
-	KUNIT_CASE(voluntary_user_resched_not_held_by_later_call),
+	KUNIT_CASE(user_resched_waits_for_the_call_entered_meanwhile),
 	{}
 };
 

@@ -178,8 +178,12 @@ void resched_curr(struct rq *rq)
 		ft_fault_here("resched without rq lock",
 			      __builtin_return_address(0), "cpu %d", cpu);
 	ft_m.resched_maybe |= BIT_ULL(cpu);
-	if (test_tsk_need_resched(curr))
+	if (test_tsk_need_resched(curr)) {
+		/* asked again inside the kernel: no longer only the way out's */
+		if (cpu == smp_processor_id() && ft_in_kernel(rq, curr))
+			ft_m.resched_user &= ~BIT_ULL(cpu);
 		return;
+	}
 	set_tsk_need_resched(curr);
 	/* the end of this operation is its task's return to user space */
 	if (cpu == smp_processor_id() && !ft_in_kernel(rq, curr))

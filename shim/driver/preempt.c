@@ -58,14 +58,20 @@ bool ft_in_kernel(struct rq *rq, struct task_struct *p)
 /*
  * May @rq's curr, which has TIF_NEED_RESCHED, be switched away from now?
  * A flag set on the task's own CPU while it was in user space stands for
- * the return to user space at the end of that operation, even where the
- * switch comes later (the wake-up preemption cost, ft_set_wake_preempt()):
- * a system call the task entered meanwhile does not hold it back.
+ * the return to user space at the end of that operation, where the real
+ * task switches before it can make another system call; the driver's
+ * switch may come later (the wake-up preemption cost,
+ * ft_set_wake_preempt()), and if the task entered the kernel meanwhile,
+ * preempting it there would take a pipe's mutex with it, which the real
+ * one never holds then. So that switch waits for the call's return, in
+ * every model.
  */
 bool ft_preemptible(struct rq *rq)
 {
-	if (!ft_in_kernel(rq, rq->curr) || (ft_m.resched_user & BIT_ULL(cpu_of(rq))))
+	if (!ft_in_kernel(rq, rq->curr))
 		return true;
+	if (ft_m.resched_user & BIT_ULL(cpu_of(rq)))
+		return false;
 	return ft_m.preempt_model == FT_PREEMPT_FULL || ft_m.preempt_model == FT_PREEMPT_LAZY;
 }
 
