@@ -8,7 +8,8 @@
  * tick later, when sched_tick() promotes the lazy flag (LAZY), or only at
  * the return to user space (NONE, VOLUNTARY). Each case sets its model, as
  * the kernel's preempt= option would; the LAZY ones skip on trees without
- * it.
+ * it. HRTICK is off: its reschedule is a full one, which a profile with it
+ * (debian on 7.3) would let end the slice between ticks.
  */
 #include <errno.h>
 #include "harness.h"
@@ -34,6 +35,7 @@ static ft_u64 until_switch(ft_u64 limit)
 static ft_u64 run_inside(struct kunit *test, int model, ft_u64 *user, int *in)
 {
 	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(model), 0);
+	ft_test_features(test, "!HRTICK", NULL);
 	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
 	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
 	until_switch(LONG_NS);		/* from a switch on */
@@ -115,6 +117,7 @@ static void lazy_switches_at_user_return(struct kunit *test)
 
 	skip_without_lazy(test);
 	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(FT_PREEMPT_LAZY), 0);
+	ft_test_features(test, "!HRTICK", NULL);
 	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
 	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
 	until_switch(LONG_NS);
@@ -144,6 +147,7 @@ static void user_resched_waits_for_the_call_entered_meanwhile(struct kunit *test
 	int a, b, inside = 0, at_return = 0, wakes = 0;
 
 	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(FT_PREEMPT_FULL), 0);
+	ft_test_features(test, "!HRTICK", NULL);
 	a = ft_test_fork(test, 0, 0);
 	b = ft_test_fork(test, 0, 0);
 	KUNIT_ASSERT_GT(test, a, 0);
