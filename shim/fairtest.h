@@ -210,6 +210,15 @@ void ft_set_tick_preempt(ft_u64 tick_ns, ft_u64 hrtick_ns);
  * @ns later than the pick asked for; 0 (the default): none. */
 void ft_set_hrtick_arm(ft_u64 ns);
 bool ft_tick_stopped(int cpu);	/* nohz: idle with its tick stopped */
+/*
+ * The preemption model (kernel/Kconfig.preempt): where a task inside the
+ * kernel (ft_task_set_kernel()) may be switched away from. Each boot starts
+ * in the tree's config's; setting one is the kernel's preempt= boot
+ * option. -EOPNOTSUPP: LAZY on a tree without it (before 6.13).
+ */
+enum { FT_PREEMPT_NONE, FT_PREEMPT_VOLUNTARY, FT_PREEMPT_FULL, FT_PREEMPT_LAZY };
+int ft_preempt_model(void);
+int ft_set_preempt_model(int model);
 ft_u64 ft_ipis_delivered(void);	/* smp_call_function_single_async() calls run */
 ft_u64 ft_resched_ipis(void);	/* reschedule IPIs delivered */
 ft_u64 ft_balance_runs(int cpu);	/* SCHED_SOFTIRQ runs on @cpu */
@@ -436,6 +445,13 @@ int ft_task_set_driven(int id);		/* after fork, before ft_run_for */
 int ft_task_run_budget(int id, ft_u64 exec_ns, ft_u64 stop_at);
 int ft_task_wake_at(int id, ft_u64 when);	/* timer for a sleeping task */
 ft_u64 ft_task_exec_ns(int id);		/* sum_exec_runtime as of now */
+/*
+ * @id enters (@in) or leaves a system call: while inside, a reschedule
+ * switches it away only where the preemption model lets it
+ * (ft_set_preempt_model()); leaving is the return to user space, which
+ * acts on any reschedule still pending, a lazy one too.
+ */
+int ft_task_set_kernel(int id, bool in);
 bool ft_task_on_cpu(int id);		/* is it some CPU's curr now? */
 /*
  * The CPU @id runs on if its exec time grows with the clock from now on,

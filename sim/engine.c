@@ -480,6 +480,112 @@ static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct s
 	return NEXT;
 }
 
+/* A pipe's mutex's waiters queue after every pipe's writers' queue. */
+static int mutex_queue(struct sim_run *run, int r)
+{
+	return 2 * (run->w->nr_res + 1) + r;
+}
+
+/* @t's place in queue @q, -1 if not in it */
+static int queued_at(struct sim_run *run, int q, struct sim_task *t)
+{
+	for (int k = 0; k < run->waitq_n[q]; k++)
+		if (run->waitq[q][k] == idx_of(run, t))
+			return k;
+	return -1;
+}
+
+/*
+ * __pipe_unlock(): the mutex free, or handed to its first waiter
+ * (sim/pipe.c), which is woken unless it is awake already; it leaves the
+ * queue once it holds the mutex. mutex_unlock() wakes with wake_up_q(), no
+ * WF_SYNC.
+ */
+static void pipe_unlock(struct sim_run *run, int r)
+{
+	int q = mutex_queue(run, r), first = run->waitq_n[q] ? run->waitq[q][0] : -1;
+
+	sim_pipe_unlock(&run->pipes[r], first);
+	if (first >= 0 && run->tasks[first].blocked)
+		wake(run, first);
+}
+
+/*
+ * The end of a write or read under the pipe's mutex: the message moves,
+ * the task leaves the kernel's section and unlocks, and then come the
+ * wake-ups pipe_io() makes: fs/pipe.c wakes readers and writers after
+ * __pipe_unlock(). A wake-up's reschedule then acts as one from user space
+ * does (its cost, ft_set_wake_preempt()): only the time under the mutex is
+ * the kernel's here.
+ */
+static enum step pipe_locked_done(struct sim_run *run, struct sim_task *t,
+				  const struct sim_event *e)
+{
+	int r = e->res, writers = run->w->nr_res + 1 + r, i;
+	struct sim_pipe *p = &run->pipes[r];
+	bool write = e->kind == SIM_PIPE_WRITE, retry = t->pipe_retry;
+	bool was_empty = !run->fill[r], was_full = sim_pipe_full(run->w, p), freed;
+
+	freed = pipe_move(run, r, write, retry);
+	ft_task_set_kernel(t->id, false);
+	pipe_unlock(run, r);
+	t->pipe_retry = false;
+	if (write) {
+		if (was_empty && (i = dequeue(run, r)) >= 0)
+			pipe_wake(run, i, t);
+		if (retry && !sim_pipe_full(run->w, p) && (i = dequeue(run, writers)) >= 0)
+			pipe_wake(run, i, t);
+	} else {
+		if (sim_pipe_read_wakes_writer(was_full, freed) && (i = dequeue(run, writers)) >= 0)
+			pipe_wake(run, i, t);
+		if (retry && run->fill[r] && (i = dequeue(run, r)) >= 0)
+			pipe_wake(run, i, t);
+	}
+	return NEXT;
+}
+
+/*
+ * pipe_write() and pipe_read() with the pipe's mutex, when the workload
+ * gives the time each holds it (global.pipe_write_locked_ns,
+ * pipe_read_locked_ns; the run after the operation is the rest of its
+ * cost). The task takes the mutex or sleeps on it (sim/pipe.c's rules);
+ * holding it, it finds the pipe full or empty and sleeps on the pipe,
+ * unlocked, as pipe_io() does, or copies for that time inside the kernel
+ * (ft_task_set_kernel(): where the tree's preemption model lets the
+ * copier be preempted, the other side sleeps on the mutex meanwhile).
+ * State 1: to lock; 4: copying.
+ */
+static enum step pipe_locked_io(struct sim_run *run, struct sim_task *t,
+				const struct sim_event *e)
+{
+	int r = e->res, q = mutex_queue(run, r), at = queued_at(run, q, t);
+	bool write = e->kind == SIM_PIPE_WRITE;
+	struct sim_pipe *p = &run->pipes[r];
+
+	if (t->state == 4)
+		return pipe_locked_done(run, t, e);
+	if (!sim_pipe_lock(p, idx_of(run, t), at == 0)) {
+		if (at < 0)
+			enqueue(run, q, t);
+		return block(run, t);
+	}
+	if (at >= 0)
+		memmove(run->waitq[q] + at, run->waitq[q] + at + 1,
+			(--run->waitq_n[q] - at) * sizeof(int));
+	if (write ? !sim_pipe_writable(run->w, p, t->pipe_retry) : !run->fill[r]) {
+		pipe_unlock(run, r);
+		enqueue(run, write ? run->w->nr_res + 1 + r : r, t);
+		t->pipe_retry = true;
+		return block(run, t);
+	}
+	if (!run->w->pipe_locked_ns[!write])
+		return pipe_locked_done(run, t, e);
+	t->state = 4;
+	ft_task_set_kernel(t->id, true);
+	ft_task_run_budget(t->id, run->w->pipe_locked_ns[!write], 0);
+	return STAY;
+}
+
 /* pthread_cond_wait(): into G2, the mutex released, asleep. */
 static enum step cond_wait(struct sim_run *run, const struct sim_event *e, struct sim_task *t)
 {
@@ -548,6 +654,8 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		return NEXT;
 	case SIM_PIPE_WRITE:
 	case SIM_PIPE_READ:
+		if (run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1])
+			return pipe_locked_io(run, t, e);
 		return pipe_io(run, t, e, false);
 	case SIM_FORK: {
 		struct ft_task_info info;
@@ -582,6 +690,9 @@ static enum step resume(struct sim_run *run, struct sim_task *t, const struct si
 		return broad(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
 	if (e->kind == SIM_SIGNAL)
 		return cond_signal(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
+	if ((e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ) &&
+	    (run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1]))
+		return pipe_locked_io(run, t, e);	/* copied, or woken: try again */
 	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
 		return pipe_io(run, t, e, true);	/* woken: try again */
 	return NEXT;
@@ -812,9 +923,10 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	run->tasks = calloc(SIM_MAX_TASKS, sizeof(*run->tasks));
 	run->timer_next = calloc(w->nr_res + 1, sizeof(ft_u64));
 	run->barrier_arrived = calloc(w->nr_res + 1, sizeof(int));
-	/* a pipe's writers (a condition's broadcasters) queue after every resource's own queue */
-	run->waitq = calloc(2 * (w->nr_res + 1), sizeof(int *));
-	run->waitq_n = calloc(2 * (w->nr_res + 1), sizeof(int));
+	/* a pipe's writers (a condition's broadcasters) queue after every
+	 * resource's own queue, its mutex's waiters after those */
+	run->waitq = calloc(3 * (w->nr_res + 1), sizeof(int *));
+	run->waitq_n = calloc(3 * (w->nr_res + 1), sizeof(int));
 	run->fill = calloc(w->nr_res + 1, sizeof(long));
 	run->pipes = calloc(w->nr_res + 1, sizeof(*run->pipes));
 	run->plan_w = calloc(w->nr_res + 1, sizeof(long));
@@ -922,7 +1034,7 @@ void sim_run_free(struct sim_run *run)
 		sim_samples_free(&run->tasks[i].wait);
 		sim_samples_free(&run->tasks[i].resp);
 	}
-	for (int i = 0; run->waitq && i < 2 * (run->w->nr_res + 1); i++)
+	for (int i = 0; run->waitq && i < 3 * (run->w->nr_res + 1); i++)
 		free(run->waitq[i]);
 	sim_samples_free(&run->an.idle_wake);
 	for (int i = 0; run->pipes && i <= run->w->nr_res; i++)

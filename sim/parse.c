@@ -693,6 +693,12 @@ static int read_global(struct sim_workload *w, json_object *g)
 			if (get_int(v, "global: pipe_page_messages (messages)", 1, 1LL << 30, &n))
 				return -1;
 			w->pipe_page_messages = n;
+		} else if (!strcmp(k, "pipe_write_locked_ns") || !strcmp(k, "pipe_read_locked_ns")) {
+			/* fairsim's own: a write's or read's time under the pipe's mutex */
+			if (get_int(v, k[5] == 'w' ? "global: pipe_write_locked_ns" :
+				    "global: pipe_read_locked_ns", 0, 1LL << 40, &n))
+				return -1;
+			w->pipe_locked_ns[k[5] != 'w'] = n;
 		} else if (!strcmp(k, "default_policy")) {
 			if (!get_str(v) || !known_policy(get_str(v)))
 				return fail("global: default_policy %s is unknown; use SCHED_OTHER, "

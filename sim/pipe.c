@@ -17,7 +17,7 @@
  * reads wake a writer is the tree's (sim_pipe_read_wakes_writer()).
  * A message's way in and out (sim_pipe_put(), sim_pipe_take()) and the
  * room left (sim_pipe_room()) are inline in sim.h: plan.c's catch-ups and
- * plans take and check most of them.
+ * plans take and check most of them. The pipe's mutex is below.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +73,35 @@ bool sim_pipe_read_wakes_writer(bool was_full, bool freed)
 	(void)freed;
 	return was_full;
 #endif
+}
+
+/*
+ * pipe->mutex, which pipe_write() and pipe_read() hold while they look at
+ * and copy into or out of the pages (__pipe_lock()), when the workload
+ * gives the time that takes (sim/engine.c). kernel/locking/mutex.c's rules:
+ * a free mutex goes to whoever asks first, a sleeping waiter included; a
+ * waiter stays queued, in arrival order, until it holds the mutex, and an
+ * unlock wakes the first one (the engine keeps the queue). The first
+ * waiter that finds it taken again once woken (@first_waiter) asks for it
+ * (MUTEX_FLAG_HANDOFF): the next unlock hands it over, and nobody else
+ * takes it meanwhile. @who is the task's index.
+ */
+bool sim_pipe_lock(struct sim_pipe *p, int who, bool first_waiter)
+{
+	if (!p->owner || p->owner == who + 1) {
+		p->owner = who + 1;
+		return true;
+	}
+	if (first_waiter)
+		p->handoff = true;
+	return false;
+}
+
+/* @first_waiter: the first queued task's index, -1 none (it is woken). */
+void sim_pipe_unlock(struct sim_pipe *p, int first_waiter)
+{
+	p->owner = p->handoff && first_waiter >= 0 ? first_waiter + 1 : 0;
+	p->handoff = false;
 }
 
 void sim_pipe_free(struct sim_pipe *p)

@@ -319,9 +319,14 @@ static bool plan_start(struct sim_run *run, struct sim_task *t, struct sim_step 
 }
 
 /* a plan's steps skip advance(), which charges --loop-cost */
+/*
+ * A plan's steps skip advance(), which charges --loop-cost; a step under
+ * the pipe's mutex takes time and may find it held: neither is safe.
+ */
 static inline bool plans_off(const struct sim_run *run)
 {
-	return run->o->no_plans || run->o->loop_cost_ns || run->error[0];
+	return run->o->no_plans || run->o->loop_cost_ns || run->error[0] ||
+	       run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1];
 }
 
 static inline void plan_alloc(struct sim_task *t)

@@ -90,6 +90,7 @@ struct sim_workload {
 	long pipe_capacity;	/* messages a pipe holds (global.pipe_capacity) */
 	long pipe_page_messages;	/* of them, one page's (global.pipe_page_messages) */
 	long pipe_pages;	/* the one over the other, kept: a pipe step's check divides none */
+	ft_u64 pipe_locked_ns[2];	/* a write's, a read's time under the pipe's mutex */
 	char ignored[1024];	/* keys read and not modelled, once each */
 	char left_out[1024];	/* tasks of classes we do not model */
 };
@@ -99,6 +100,8 @@ struct sim_pipe {
 	int *unread;		/* a ring: each page in use, oldest at first; cap a power of 2 */
 	int cap, first, n;
 	long last_written;	/* messages written into the newest page */
+	int owner;		/* pipe->mutex: its holder's task index + 1, 0 = free */
+	bool handoff;		/* its first waiter asked for it (MUTEX_FLAG_HANDOFF) */
 };
 /*
  * What writes that never slept can add before one blocks (the plans'
@@ -140,6 +143,8 @@ static inline bool sim_pipe_take(struct sim_pipe *p)
 	return true;
 }
 bool sim_pipe_read_wakes_writer(bool was_full, bool freed);
+bool sim_pipe_lock(struct sim_pipe *p, int who, bool first_waiter);
+void sim_pipe_unlock(struct sim_pipe *p, int first_waiter);
 void sim_pipe_free(struct sim_pipe *p);
 
 /* parse.c: 0, or -1 after printing one line "fairsim: <file>: ..." */
@@ -190,6 +195,7 @@ struct sim_task {
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
 	ft_u64 cpu_owed;	/* CPU time owed: its futex wake-ups, its phases' ends */
 	bool sleep_due;		/* blocks once that time is run */
+	bool pipe_retry;	/* slept in this pipe operation: pipe_write()'s loop goes on */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
 	/* timers of this instance ("unique" ones) */
 	ft_u64 *timer_next;

@@ -104,14 +104,18 @@ EOF
 			continue
 		}
 		set -- $cost
-		measured=$logs/$w-cost$1-$2.json
+		# the shares of a write's and a read's cost under the pipe's mutex,
+		# each tree's as twin/pipe_mutex.py measured them in a boot with
+		# twin/events/pipe-mutex.events (docs/fidelity-sync.md)
+		case $kv in 6.*) lock=0.61:0.54 ;; *) lock=0.35:0.54 ;; esac
+		measured=$logs/$w-cost$1-$2-lock$lock.json
 		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$1" --read-cost-us "$2" \
-			--forever --duration 30 --cyclictest 3777:0 >"$measured" &&
+			--pipe-lock "$lock" --forever --duration 30 --cyclictest 3777:0 >"$measured" &&
 		(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
 			${feat:+--features "$feat"} --json sim-cost.json "$measured" >/dev/null &&
 		 "$dir/../../fairsim" --twin sim-cost.json real-*.json --json twin-cost.json >/dev/null 2>&1) ||
 			{ echo "fairtest: fidelity.sh: fairsim on $measured failed" >&2; exit 1; }
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $1 / $2 us a write / read (measured)" "$kv" "$prof" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $1 / $2 us a write / read, $lock under the pipe's mutex (measured)" "$kv" "$prof" \
 			"${feat:-defaults}" "$cpus" "$dir" twin-cost.json
 	fi
 done >"$logs/twins.tsv.tmp" || exit 1

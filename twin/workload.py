@@ -50,6 +50,8 @@ UNKNOWN_TO_RTAPP = {
     "pipe_write": "fairsim's pipes",
     "pipe_capacity": "fairsim's pipes",
     "pipe_page_messages": "fairsim's pipes",
+    "pipe_write_locked_ns": "fairsim's pipes",
+    "pipe_read_locked_ns": "fairsim's pipes",
     "fork": "rt-app 1.1's fork event",
     "taskgroup": "rt-app 1.1's task groups",
     "runtime": "rt-app 1.1's runtime event (1.0 would read it as a run)",
@@ -179,6 +181,8 @@ def main():
         if isinstance(w.get("global"), dict):
             w["global"].pop("pipe_capacity", None)
             w["global"].pop("pipe_page_messages", None)
+            w["global"].pop("pipe_write_locked_ns", None)
+            w["global"].pop("pipe_read_locked_ns", None)
         if not extra:
             fail("a \"twin:\" line, but no task with pipe events for its command to stand for")
     walk(w, "")

@@ -199,6 +199,7 @@ int ft_boot(int nr_cpus)
 	ft_smp_reset();
 	ft_nohz_reset();
 	ft_m.nr_cpus = nr_cpus;
+	ft_m.preempt_model = ft_preempt_config();
 	ft_loop_boot();
 	ft_m.checks_full = ft_host_checker_full();
 	sysctl_sched_features = ft_default_features();

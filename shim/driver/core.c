@@ -178,9 +178,16 @@ void resched_curr(struct rq *rq)
 		ft_fault_here("resched without rq lock",
 			      __builtin_return_address(0), "cpu %d", cpu);
 	ft_m.resched_maybe |= BIT_ULL(cpu);
-	if (test_tsk_need_resched(curr))
+	if (test_tsk_need_resched(curr)) {
+		/* asked again inside the kernel: no longer only the way out's */
+		if (cpu == smp_processor_id() && ft_in_kernel(rq, curr))
+			ft_m.resched_user &= ~BIT_ULL(cpu);
 		return;
+	}
 	set_tsk_need_resched(curr);
+	/* the end of this operation is its task's return to user space */
+	if (cpu == smp_processor_id() && !ft_in_kernel(rq, curr))
+		ft_m.resched_user |= BIT_ULL(cpu);
 	ft_event(FT_EV_RESCHED);
 	ft_host_seam_called("resched_curr", cpu);
 	/* The CPU acts on the flag later: an idle one after the model's idle
@@ -197,18 +204,22 @@ void resched_curr(struct rq *rq)
 
 /*
  * Lazy preemption (PREEMPT_LAZY, the 7.x default): the flag is acted on
- * when the CPU next returns to user space. Every fake task is a user task
- * and every operation runs on some CPU as an interrupt or system call, so
- * on that CPU the return is at the end of the operation: there it is an
- * ordinary resched. Elsewhere nothing tells the CPU (no IPI) until its
- * next tick, which promotes the flag as sched_tick() does (loop.c).
+ * when the CPU next returns to user space. Every operation runs on some
+ * CPU as an interrupt or system call, so on that CPU, for a task in user
+ * space, the return is at the end of the operation: there it is an
+ * ordinary resched. A task inside a system call (ft_task_set_kernel())
+ * keeps the lazy flag until it returns (preempt.c), and elsewhere nothing
+ * tells the CPU (no IPI): either way the next tick promotes the flag as
+ * sched_tick() does (loop.c). In another model get_lazy_tif_bit() gives
+ * the ordinary flag.
  */
 #ifdef FT_HAVE_RESCHED_LAZY
 void resched_curr_lazy(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
-	if (curr == rq->idle || cpu_of(rq) == smp_processor_id()) {
+	if (curr == rq->idle || ft_m.preempt_model != FT_PREEMPT_LAZY ||
+	    (cpu_of(rq) == smp_processor_id() && !ft_in_kernel(rq, curr))) {
 		resched_curr(rq);
 		return;
 	}
@@ -407,6 +418,7 @@ void ft_schedule_cpu(int cpu, bool preempt)
 	ft_hrtick_schedule_enter(rq);
 	prev = rq->curr;
 	ft_m.resched_unseen[cpu] = false;	/* it schedules now anyway */
+	ft_m.resched_user &= ~BIT_ULL(cpu);
 	if (prev == ft_m.stopper[cpu] && !preempt) {
 		/* its works done, the stopper sleeps */
 		ft_stopper_sleeps(rq);
@@ -456,7 +468,8 @@ void ft_schedule_cpu(int cpu, bool preempt)
 /*
  * The preemption points: stopper work first (it preempts), then every CPU
  * whose curr was asked to resched, but for a remote one whose reschedule
- * IPI is still on its way; RCU callbacks once all is quiet. The CPUs are
+ * IPI is still on its way and one inside a system call that the model does
+ * not preempt there (preempt.c); RCU callbacks once all is quiet. The CPUs are
  * looked at in order, as a scan of them all would, but only those whose
  * curr may have the flag (resched_maybe, kept where it can be set).
  */
@@ -473,7 +486,7 @@ void ft_resched_pending(void)
 				ft_m.resched_maybe &= ~BIT_ULL(cpu);
 				continue;
 			}
-			if (!ft_m.resched_unseen[cpu]) {
+			if (!ft_m.resched_unseen[cpu] && ft_preemptible(cpu_rq(cpu))) {
 				ft_schedule_cpu(cpu, true);
 				again = true;
 			}

@@ -32,6 +32,7 @@ struct ft_task {
 		u64 max_slice;	/* largest slice its queue held meanwhile */
 	} lag;
 	int cpu;		/* task_cpu(p), kept by ft_set_task_cpu() */
+	bool in_kernel;		/* inside a system call: ft_task_set_kernel() */
 };
 
 /* Unreasonable idle (idle.c): per CPU, the open interval and the counts. */
@@ -77,6 +78,8 @@ struct ft_machine {
 	struct ft_idle_detector idle_det;
 	bool idle_clean;		/* no change since idle.c last looked (below) */
 	bool quiet;			/* no change since the last preemption point */
+	int preempt_model;		/* FT_PREEMPT_*: the tree's config's (preempt.c) */
+	u64 resched_user;		/* CPUs whose resched was set on curr's way to user space */
 	/* loop.c's next event, kept until what it depends on changes */
 	u64 budget_kept;		/* CPUs whose budget end holds (0 at boot: none) */
 	unsigned int budget_leaves;	/* the min tree's first leaf (loop.c) */
@@ -254,6 +257,9 @@ bool ft_rbwatch_marked_at(const struct ft_rbwatch *w, struct rb_node *node, int 
 void ft_enqueue_task(struct rq *rq, struct task_struct *p, int flags);
 void ft_schedule_cpu(int cpu, bool preempt);
 void ft_resched_pending(void);
+int ft_preempt_config(void);
+bool ft_preemptible(struct rq *rq);
+bool ft_in_kernel(struct rq *rq, struct task_struct *p);
 void ft_rq_lock_mark(struct rq *rq);
 void ft_set_load_weight(struct task_struct *p, bool update_load);
 int ft_select_task_rq(struct task_struct *p, int cpu, int *wake_flags);

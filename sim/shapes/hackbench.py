@@ -23,11 +23,12 @@ twin/fidelity.sh gives the two costs the real boots measured
 a page of 4096 / DATASIZE / B operations, LOOPS / B of them): the
 same bytes with B times fewer wake-ups, which is what makes a long run of
 it affordable; say which B a figure used. --pipe-lock W:R runs those shares
-of each write's and read's cost under a mutex of the pipe's (rt-app's lock
-and unlock), as pipe_write() and pipe_read() copy under pipe->mutex; fairsim
-preempts a task anywhere, so a holder can be preempted inside, which a
-PREEMPT_LAZY kernel (7.x) allows and a PREEMPT_VOLUNTARY one (Debian's
-6.12) does not. twin/pipe_mutex.py measures the shares in a real boot. With --forever the groups start
+of each write's and read's cost under the pipe's own mutex, inside the
+kernel (global.pipe_write_locked_ns, pipe_read_locked_ns: sim/pipe.c), as
+pipe_write() and pipe_read() copy under pipe->mutex; the rest is the run
+after the operation. Where the holder can be preempted is the tree's
+preemption model's (shim/driver/preempt.c). twin/pipe_mutex.py measures the
+shares in a real boot. With --forever the groups start
 over for the whole run (a background load); --cyclictest adds the
 periodic waker beside them.
 Prints the workload (plain JSON) on stdout.
@@ -57,22 +58,12 @@ def pipe_size(datasize, batch, pages=16, page=4096):
     return {'pipe_capacity': max(1, msgs // batch), 'pipe_page_messages': 1}
 
 
-def op(ph, i, kind, pipe, cost, share):
-    """One write or read (KIND) of PIPE costing COST us into phase PH. With
-    SHARE, that part of the cost runs under the pipe's mutex, as
-    pipe_write() and pipe_read() hold pipe->mutex while they copy; the wake-up
-    the operation makes comes after its unlock, as in fs/pipe.c."""
-    inside = max(1, round(cost * share)) if share else 0
-    if kind == 'pipe_read':
-        ph['pipe_read%d' % i] = pipe
-    if inside:
-        ph['lock%d' % i] = 'm-' + pipe
-        ph['runlocked%d' % i] = inside
-        ph['unlock%d' % i] = 'm-' + pipe
-    if kind == 'pipe_write':
-        ph['pipe_write%d' % i] = pipe
-    if cost - inside > 0 or not inside:
-        ph['run%d' % i] = cost - inside
+def op(ph, i, kind, pipe, cost, locked):
+    """One write or read (KIND) of PIPE into phase PH, then the run of COST
+    us; a run of 0 (all of it under the mutex) is left out."""
+    ph['%s%d' % (kind, i)] = pipe
+    if cost or not locked:
+        ph['run%d' % i] = cost
 
 
 def main():
@@ -113,6 +104,9 @@ def main():
     if a.duration < 0 and a.forever:
         sys.exit('hackbench.py: --forever needs --duration')
 
+    # the time under the mutex, in ns: whole us would round a 3.7 us share away
+    locked = (round(a.cost_us * a.batch * lock_w * 1000),
+              round(a.read_cost_us * a.batch * lock_r * 1000))
     tasks = {}
     if a.cyclictest:
         period, slc = (int(x) for x in a.cyclictest.split(':'))
@@ -124,27 +118,29 @@ def main():
         if a.slice_us:
             send['dl-runtime'] = a.slice_us
         phase = {'loop': a.loops // a.batch}
-        for r, cost in enumerate(spread(a.cost_us * a.batch, a.fds)):
-            op(phase, r, 'pipe_write', 'g%d-r%d' % (g, r), cost, lock_w)
+        for r, cost in enumerate(spread(a.cost_us * a.batch - locked[0] / 1000, a.fds)):
+            op(phase, r, 'pipe_write', 'g%d-r%d' % (g, r), cost, locked[0])
         send['phases'] = {'send': phase}
         tasks['sender-g%d' % g] = send
         for r in range(a.fds):
             recv = {'loop': -1 if a.forever else 1}
             if a.slice_us:
                 recv['dl-runtime'] = a.slice_us
-            rd = a.read_cost_us * a.batch
-            if rd == int(rd) and not lock_r:
+            rd = a.read_cost_us * a.batch - locked[1] / 1000
+            if rd == int(rd) and not locked[1]:
                 recv['phases'] = {'recv': {'loop': a.fds * a.loops // a.batch,
                                            'pipe_read': 'g%d-r%d' % (g, r),
                                            'run': int(rd)}}
             else:   # a loop of FDS reads, their costs spread
                 ph = {'loop': a.loops // a.batch}
                 for i, cost in enumerate(spread(rd, a.fds)):
-                    op(ph, i, 'pipe_read', 'g%d-r%d' % (g, r), cost, lock_r)
+                    op(ph, i, 'pipe_read', 'g%d-r%d' % (g, r), cost, locked[1])
                 recv['phases'] = {'recv': ph}
             tasks['receiver-g%d-%d' % (g, r)] = recv
     wl = {'global': dict({'duration': a.duration}, **pipe_size(a.datasize, a.batch)),
           'tasks': tasks}
+    if any(locked):
+        wl['global'].update(pipe_write_locked_ns=locked[0], pipe_read_locked_ns=locked[1])
     json.dump(wl, sys.stdout, indent='\t')
     sys.stdout.write('\n')
 

@@ -276,6 +276,18 @@ run pipe_pages 2 && expect "pipe in pages: a read that frees no page lets no wri
 	"t['w-0']['runtime_ns'] == 800000 and t['w-0']['wakeups'] in $pipe_wakes and \
 	 t['r-0']['runtime_ns'] == 900000"
 
+# The pipe's mutex (sim/pipe.c): a write holds it 2 ms, a read 1 ms. W
+# (CPU 0) writes at 0 and 3 ms, each write 2 ms under the mutex, then runs
+# 1 ms; R (CPU 1) starts at 3.5 ms and reads the first message, there
+# since 2 ms, but W holds the mutex from 3 to 5 ms: R sleeps on it, is
+# woken by W's unlock, and reads from 5 to 6 ms, then runs 0.1 ms. Expect
+# the run over at 6.1 ms, R woken twice (its start, the unlock), W's and
+# R's run times 6 and 1.1 ms (the time under the mutex is theirs).
+run pipe_mutex 2 && expect "pipe's mutex: a read waits for the write that holds it" \
+	"$out/pipe_mutex.json" \
+	"r['duration_ns'] == 6100000 and t['r-0']['wakeups'] == 2 and \
+	 t['w-0']['runtime_ns'] == 6000000 and t['r-0']['runtime_ns'] == 1100000"
+
 # hackbench's shape (sim/shapes/hackbench.py): 2 groups of 4 senders and
 # 4 receivers, 10 loops, 2 us per write and per read, on 2 CPUs, until
 # done. Each sender writes 10 messages to each of 4 receivers and each
