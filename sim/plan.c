@@ -319,14 +319,16 @@ static bool plan_start(struct sim_run *run, struct sim_task *t, struct sim_step 
 }
 
 /* a plan's steps skip advance(), which charges --loop-cost */
-/*
- * A plan's steps skip advance(), which charges --loop-cost; a step under
- * the pipe's mutex takes time and may find it held: neither is safe.
- */
+/* a step under the pipe's mutex takes time and may find it held: not safe */
+static inline bool plans_locked(const struct sim_run *run)
+{
+	return run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1];
+}
+
+/* a plan's steps skip advance(), which charges --loop-cost */
 static inline bool plans_off(const struct sim_run *run)
 {
-	return run->o->no_plans || run->o->loop_cost_ns || run->error[0] ||
-	       run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1];
+	return run->o->no_plans || run->o->loop_cost_ns || run->error[0];
 }
 
 static inline void plan_alloc(struct sim_task *t)
@@ -349,7 +351,7 @@ bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 first)
 	struct plan_pos pos;
 	ft_u64 now, due;
 
-	if (plans_off(run))
+	if (plans_off(run) || plans_locked(run))
 		goto alone;
 	plan_alloc(t);
 	now = ft_now();
@@ -382,7 +384,8 @@ bool sim_plan_retry(struct sim_run *run, struct sim_task *t, ft_u64 cost)
 	struct plan_pos pos;
 	ft_u64 now, due;
 
-	if (plans_off(run) || op->kind != SIM_PIPE_READ || t->state != 1 || run->waitq_n[res] ||
+	if (plans_off(run) || plans_locked(run) || op->kind != SIM_PIPE_READ || t->state != 1 ||
+	    run->waitq_n[res] ||
 	    run->waitq_n[run->w->nr_res + 1 + res] ||
 	    run->fill[res] <= run->plan_r[res] + !!run->plan_w[res])
 		goto alone;
