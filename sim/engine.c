@@ -442,6 +442,30 @@ static void pipe_wake(struct sim_run *run, int i, struct sim_task *waker)
 }
 
 /*
+ * fs/pipe.c's wake-ups after a message moved (pipe_io() says which): by
+ * @t, of pipe @r, for a write or a read, a try again or not, and what the
+ * pipe was before the move.
+ */
+static void pipe_wake_after(struct sim_run *run, struct sim_task *t, int r, bool write,
+			    bool retry, bool was_empty, bool was_full, bool freed)
+{
+	int writers = run->w->nr_res + 1 + r, i;
+
+	if (write) {
+		if (was_empty && (i = dequeue(run, r)) >= 0)
+			pipe_wake(run, i, t);
+		if (retry && !sim_pipe_full(run->w, &run->pipes[r]) &&
+		    (i = dequeue(run, writers)) >= 0)
+			pipe_wake(run, i, t);
+	} else {
+		if (sim_pipe_read_wakes_writer(was_full, freed) && (i = dequeue(run, writers)) >= 0)
+			pipe_wake(run, i, t);
+		if (retry && run->fill[r] && (i = dequeue(run, r)) >= 0)
+			pipe_wake(run, i, t);
+	}
+}
+
+/*
  * One message into or out of a pipe (sim/pipe.c), with fs/pipe.c's
  * wake-ups: a write wakes a reader when it found the pipe empty
  * (was_empty), a read wakes a writer as the tree's pipe_read() does
@@ -454,7 +478,7 @@ static void pipe_wake(struct sim_run *run, int i, struct sim_task *waker)
 static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct sim_event *e,
 			 bool retry)
 {
-	int r = e->res, writers = run->w->nr_res + 1 + r, i;
+	int r = e->res, writers = run->w->nr_res + 1 + r;
 	struct sim_pipe *p = &run->pipes[r];
 	bool write = e->kind == SIM_PIPE_WRITE, was_empty = !run->fill[r];
 	bool was_full = sim_pipe_full(run->w, p), freed;
@@ -466,17 +490,7 @@ static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct s
 	}
 	freed = pipe_move(run, r, write, retry);
 	sim_plans_check(run, r);
-	if (write) {
-		if (was_empty && (i = dequeue(run, r)) >= 0)
-			pipe_wake(run, i, t);
-		if (retry && !sim_pipe_full(run->w, p) && (i = dequeue(run, writers)) >= 0)
-			pipe_wake(run, i, t);
-	} else {
-		if (sim_pipe_read_wakes_writer(was_full, freed) && (i = dequeue(run, writers)) >= 0)
-			pipe_wake(run, i, t);
-		if (retry && run->fill[r] && (i = dequeue(run, r)) >= 0)
-			pipe_wake(run, i, t);
-	}
+	pipe_wake_after(run, t, r, write, retry, was_empty, was_full, freed);
 	return NEXT;
 }
 
@@ -521,7 +535,7 @@ static void pipe_unlock(struct sim_run *run, int r)
 static enum step pipe_locked_done(struct sim_run *run, struct sim_task *t,
 				  const struct sim_event *e)
 {
-	int r = e->res, writers = run->w->nr_res + 1 + r, i;
+	int r = e->res;
 	struct sim_pipe *p = &run->pipes[r];
 	bool write = e->kind == SIM_PIPE_WRITE, retry = t->pipe_retry;
 	bool was_empty = !run->fill[r], was_full = sim_pipe_full(run->w, p), freed;
@@ -530,17 +544,7 @@ static enum step pipe_locked_done(struct sim_run *run, struct sim_task *t,
 	ft_task_set_kernel(t->id, false);
 	pipe_unlock(run, r);
 	t->pipe_retry = false;
-	if (write) {
-		if (was_empty && (i = dequeue(run, r)) >= 0)
-			pipe_wake(run, i, t);
-		if (retry && !sim_pipe_full(run->w, p) && (i = dequeue(run, writers)) >= 0)
-			pipe_wake(run, i, t);
-	} else {
-		if (sim_pipe_read_wakes_writer(was_full, freed) && (i = dequeue(run, writers)) >= 0)
-			pipe_wake(run, i, t);
-		if (retry && run->fill[r] && (i = dequeue(run, r)) >= 0)
-			pipe_wake(run, i, t);
-	}
+	pipe_wake_after(run, t, r, write, retry, was_empty, was_full, freed);
 	return NEXT;
 }
 

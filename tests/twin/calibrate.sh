@@ -61,12 +61,4 @@ checks() {
 	)
 }
 
-checks "$top/twin" "$out/work" >"$out/calibrate.log" 2>&1
-grep '^\(not \)\{0,1\}ok' "$out/calibrate.log"
-passed=$(sed -n 's/^checks: \([0-9]*\) passed.*/\1/p' "$out/calibrate.log")
-failed=$(sed -n 's/^checks: .* \([0-9]*\) failed/\1/p' "$out/calibrate.log")
-passed=${passed:-0} failed=${failed:-1}
-
-mutants "calibrate-*" checks
-echo "$tap_name: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_then_mutants "$out/calibrate.log" "calibrate-*" "$out/work"

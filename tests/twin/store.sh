@@ -96,12 +96,4 @@ checks() {
 	)
 }
 
-checks "$top/twin" "$out/store" >"$out/store.log" 2>&1
-grep '^\(not \)\{0,1\}ok' "$out/store.log"
-passed=$(sed -n 's/^checks: \([0-9]*\) passed.*/\1/p' "$out/store.log")
-failed=$(sed -n 's/^checks: .* \([0-9]*\) failed/\1/p' "$out/store.log")
-passed=${passed:-0} failed=${failed:-1}
-
-mutants "store-*" checks
-echo "twin-store: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_then_mutants "$out/store.log" "store-*" "$out/store"

@@ -43,3 +43,18 @@ mutants() {
 		fi
 	done
 }
+
+# checks_then_mutants LOG GLOB WORK: the script's checks (a function named
+# "checks", given twin/ and the work dir WORK, run in a subshell that ends with "checks: N passed, M failed")
+# on twin/ itself into LOG, their lines and tally taken up here, then the
+# mutants of GLOB against them, then the script's total; false on a failure.
+checks_then_mutants() {
+	checks "$top/twin" "$3" >"$1" 2>&1
+	grep '^\(not \)\{0,1\}ok' "$1"
+	passed=$(sed -n 's/^checks: \([0-9]*\) passed.*/\1/p' "$1")
+	failed=$(sed -n 's/^checks: .* \([0-9]*\) failed/\1/p' "$1")
+	passed=${passed:-0} failed=${failed:-1}
+	mutants "$2" checks
+	echo "$tap_name: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
