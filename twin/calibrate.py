@@ -48,6 +48,13 @@ def load(path):
         sys.exit("fairtest: calibrate.py: %s: %s" % (path, e))
 
 
+def trace_of(d):
+    try:
+        return open(d + "/trace")
+    except OSError as e:
+        sys.exit("fairtest: calibrate.py: %s/trace: %s" % (d, e.strerror))
+
+
 def median(xs):
     xs = sorted(xs)
     return xs[len(xs) // 2] if xs else None
@@ -70,10 +77,7 @@ else:
 lat = []
 for d, _ in reals:
     curr, pend = {}, {}
-    try:
-        f = open(d + "/trace")
-    except OSError as e:
-        sys.exit("fairtest: calibrate.py: %s/trace: %s" % (d, e.strerror))
+    f = trace_of(d)
     for line in f:
         m = ev_re.search(line)
         if not m:
@@ -178,28 +182,31 @@ def timer_preempt(dirs, hz):
     handler (the probe's own cost then in the figure). A tick: an expiry
     on the 1/hz grid; an hrtick: any other that preempts."""
     tick_ns = 10**9 // hz if hz else None
-    hexp_re = re.compile(r'\] \S+\s+([\d.]+): (hexp|sched_waking|sched_switch): (.*)')
+    hexp_re = re.compile(r'\[(\d+)\] \S+\s+([\d.]+): (hexp|sched_waking|sched_switch): (.*)')
     got = {"tick": [], "hrtick": []}
     for d in dirs:
-        try:
-            f = open(d + "/trace")
-        except OSError as e:
-            sys.exit("fairtest: calibrate.py: %s/trace: %s" % (d, e.strerror))
-        last = None
+        f = trace_of(d)
+        last = {}       # per CPU: a handler's (time, kind) until its switch
         for line in f:
             m = hexp_re.search(line)
             if not m:
                 continue
-            t, ev, rest = round(float(m.group(1)) * 1e9), m.group(2), m.group(3)
+            cpu, ev, rest = m.group(1), m.group(3), m.group(4)
+            t = round(float(m.group(2)) * 1e9)
             if ev == "hexp":
-                exp = int(re.search(r"\bexp=(-?\d+)", rest).group(1))
-                last = (t, "tick" if tick_ns and exp % tick_ns == 0 else "hrtick")
+                e = re.search(r"\bexp=(-?\d+)", rest)
+                if not e:
+                    sys.exit("fairtest: calibrate.py: %s/trace: an hexp line without exp= "
+                             "(the probe of twin/events/timer-7.3.events gives it): %s"
+                             % (d, line.strip()))
+                exp = int(e.group(1))
+                last[cpu] = (t, "tick" if tick_ns and exp % tick_ns == 0 else "hrtick")
             elif ev == "sched_waking":
-                last = None
-            elif last:
-                if t - last[0] < 40000 and re.search(r"prev_state=R\b", rest):
-                    got[last[1]].append((t - last[0]) / 1000)
-                last = None
+                last.pop(cpu, None)
+            elif cpu in last:
+                h = last.pop(cpu)
+                if t - h[0] < 40000 and re.search(r"prev_state=R\b", rest):
+                    got[h[1]].append((t - h[0]) / 1000)
     out, what = [], []
     for kind in ("tick", "hrtick"):
         if got[kind]:

@@ -7,7 +7,8 @@
 # at are the answer. schbench-mutex at a wake cost of 10 us, 6.6 us a
 # futex wake-up per task woken and 17 us a pass: calibrate.py reads the
 # three back from the message thread's segments; the sleeper, which
-# broadcasts nothing, keeps the one flat wake cost. Then each mutant
+# broadcasts nothing, keeps the one flat wake cost; a timer handler's
+# preemption is told per CPU. Then each mutant
 # fixtures/mutants/twin/calibrate-* runs the same checks.
 #
 # usage: tests/twin/calibrate.sh FAIRSIM OUTDIR
@@ -38,6 +39,13 @@ boots() {
 boots "$out/schbench" "$wl/schbench-mutex.json" "--wake-cost 10 --futex-wake-cost 6.6 --loop-cost 17 --wake-preempt 6" &&
 	boots "$out/sleeper" "$wl/sleeper.json" "--wake-cost 30" ||
 	{ echo "not ok - $tap_name: fairsim did not make the boots ($out)"; echo "$tap_name: 0 passed, 1 failed"; exit 1; }
+# the sleeper's boots with a tick at 3.004 s (hz 250: on the grid) on CPU
+# 0, a wake-up on CPU 1 and CPU 0's switch 12 us after the handler
+cp -r "$out/sleeper" "$out/timer" && cat >>"$out/timer/real-1/trace" <<'EOT'
+             A-0-1       [000] d.h1.     3.004001: hexp: hrtimer=000000001 now=3004001000 exp=3004000000
+          <idle>-0       [001] d..2.     3.004003: sched_waking: comm=C-0 pid=9 prio=120 target_cpu=001
+             A-0-1       [000] d..2.     3.004013: sched_switch: prev_comm=A-0 prev_pid=1 prev_prio=120 prev_state=R+ ==> next_comm=B-0 next_pid=2 next_prio=120
+EOT
 
 # checks LIB WORK: the checks on the calibrate.py in LIB
 checks() {
@@ -57,6 +65,13 @@ checks() {
 	# per wake-up), and no futex or loop cost.
 	check "the sleeper: one flat wake cost, no futex or loop cost ($(echo "$sl" | sed -n 1p))" \
 		'echo "$sl" | sed -n 1p | grep -q -- "--wake-cost 30$" && echo "$sl" | sed -n 2p | grep -q "wake cost 30 us (B:"'
+	tm=$(cd "$out/timer" && python3 "$1/calibrate.py" sim.json real-1 real-2 2>&1)
+	# The sleeper's boots with a tick's handler on CPU 0 appended, 12 us
+	# before the switch it preempts with, and a wake-up on CPU 1 between
+	# the two. Expect a tick preemption of 12 us: CPU 1's wake-up does not
+	# end CPU 0's handler.
+	check "a tick's handler on one CPU, a wake-up on another ($(echo "$tm" | sed -n 1p))" \
+		'echo "$tm" | sed -n 1p | grep -q -- "--tick-preempt 12$"'
 	echo "checks: $passed passed, $failed failed"
 	)
 }
