@@ -658,7 +658,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		return NEXT;
 	case SIM_PIPE_WRITE:
 	case SIM_PIPE_READ:
-		if (run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1])
+		if (sim_pipe_locked(run->w))
 			return pipe_locked_io(run, t, e);
 		return pipe_io(run, t, e, false);
 	case SIM_FORK: {
@@ -695,7 +695,7 @@ static enum step resume(struct sim_run *run, struct sim_task *t, const struct si
 	if (e->kind == SIM_SIGNAL)
 		return cond_signal(run, e->res, t) == NEXT ? NEXT : STAY;	/* quiesced */
 	if ((e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ) &&
-	    (run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1]))
+	    sim_pipe_locked(run->w))
 		return pipe_locked_io(run, t, e);	/* copied, or woken: try again */
 	if (e->kind == SIM_PIPE_WRITE || e->kind == SIM_PIPE_READ)
 		return pipe_io(run, t, e, true);	/* woken: try again */
@@ -957,6 +957,13 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	ft_set_idle_exit(o->idle_exit_ns);
 	ft_set_wake_preempt(o->wake_preempt_ns);
 	ft_set_tick_preempt(o->tick_preempt_ns, o->hrtick_preempt_ns);
+	if (o->hrtick_arm_ns && !ft_hrtick_kept_by_schedule()) {
+		snprintf(run->error, sizeof(run->error),
+			 "--hrtick-arm: this tree arms the slice's timer at the pick, or has no "
+			 "SCHED_HRTICK (only 7.2 and later, built with it, arm it after the switch): "
+			 "leave the option out");
+		return -1;
+	}
 	ft_set_hrtick_arm(o->hrtick_arm_ns);
 	run->hz = 1000000000ULL / ft_tick_nsec();
 	run->base_slice_ns = ft_base_slice();

@@ -318,11 +318,10 @@ static bool plan_start(struct sim_run *run, struct sim_task *t, struct sim_step 
 	return true;
 }
 
-/* a plan's steps skip advance(), which charges --loop-cost */
 /* a step under the pipe's mutex takes time and may find it held: not safe */
 static inline bool plans_locked(const struct sim_run *run)
 {
-	return run->w->pipe_locked_ns[0] || run->w->pipe_locked_ns[1];
+	return sim_pipe_locked(run->w);
 }
 
 /* a plan's steps skip advance(), which charges --loop-cost */

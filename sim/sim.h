@@ -115,6 +115,11 @@ static inline long sim_pipe_room(const struct sim_workload *w, const struct sim_
 		return w->pipe_pages * pm;
 	return (w->pipe_pages - p->n) * pm + pm - p->last_written;
 }
+/* The workload gives the pipe's mutex a time: its operations take it. */
+static inline bool sim_pipe_locked(const struct sim_workload *w)
+{
+	return w->pipe_locked_ns[0] || w->pipe_locked_ns[1];
+}
 bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p);
 bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, bool retry);
 void sim_pipe_grow(struct sim_pipe *p);

@@ -934,6 +934,28 @@ for f in "$here"/bad-topo/*.topo; do
 		--topology "$f" "$here/cases/periodic.json"
 done
 
+# --hrtick-arm on the sleeper's B and A, one CPU, 0.3 s: the option
+# means something only where the tree arms the slice's timer after the
+# switch (7.2 and later with SCHED_HRTICK). Expect, where fairsim takes it,
+# a trace that differs from the run without it and the header naming it;
+# where it does not, one line naming the option and a non-zero exit.
+w=$top/fixtures/workloads/sleeper.json
+if "$sim" --cpus 1 --duration 0.3 --seed 1 --trace "$out/arm0.trace" "$w" >/dev/null 2>&1 &&
+	"$sim" --cpus 1 --duration 0.3 --seed 1 --hrtick-arm 5 --trace "$out/arm5.trace" "$w" \
+		>"$out/arm5.out" 2>"$out/arm5.err"; then
+	if ! grep -q "slice's timer armed 5 us" "$out/arm5.out"; then
+		bad "--hrtick-arm: the header does not name it"
+	elif cmp -s "$out/arm0.trace" "$out/arm5.trace"; then
+		bad "--hrtick-arm: taken, and the trace is the same as without it"
+	else
+		ok "--hrtick-arm: taken, the slices' timers later"
+	fi
+elif [ "$(grep -c . "$out/arm5.err")" = 1 ] && grep -q '^fairsim: .*--hrtick-arm' "$out/arm5.err"; then
+	ok "--hrtick-arm: refused on this tree ($(cat "$out/arm5.err"))"
+else
+	bad "--hrtick-arm: failed without one line naming it: $(head -c 200 "$out/arm5.err")"
+fi
+
 # Bad command lines: one line each, non-zero exit.
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
 	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
