@@ -234,8 +234,8 @@ static void hrtick_preemption_waits_no_wake_up_cost(struct kunit *test)
  * CPU, 100 ms with HRTICK off, then (where the profile has SCHED_HRTICK)
  * 100 ms with it on, watched every microsecond. Each cost is its own
  * handler's work before the switch it asks for, the running task going on
- * meanwhile (the guest's p50: tick 22-24 us, hrtick 10-12,
- * twin/timer_lateness.py).
+ * meanwhile (the guest's handler-to-switch p50, probes included: tick
+ * 12 us, hrtick 10, twin/calibrate.py on a boot with timer-7.3.events).
  * Expect every switch with HRTICK off 60 us after a tick (within the
  * microsecond watched); with it on, every switch that follows an hrtick
  * with no tick between them 30 us after that hrtick (+/- 1 us), none
