@@ -129,6 +129,8 @@ $(OBJ)/gen/tree_desc.h: $(KSRC)/Makefile $(wildcard $(KSRC)/.fairtest-version)
 	 printf '#define FT_TREE_DESC "%s%s at %s"\n' "$$v" "$${deb:+ (Debian $$deb)}" "$(KSRC)" >$@.tmp && mv $@.tmp $@
 $(B)/u/tests/kunit/runner.o: $(OBJ)/gen/tree_desc.h $(OBJ)/gen/profile_desc.h
 $(B)/u/tests/kunit/runner.o: UCFLAGS += -include $(OBJ)/gen/tree_desc.h -include $(OBJ)/gen/profile_desc.h
+$(B)/u/tests/preempt_model.o: $(OBJ)/gen/profile_desc.h
+$(B)/u/tests/preempt_model.o: UCFLAGS += -include $(OBJ)/gen/profile_desc.h
 
 # A precompiled header: most of a kernel-side compile is parsing the tree's
 # headers (fair.c: half of gcc's time), the same for every file and every

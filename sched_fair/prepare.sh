@@ -168,6 +168,14 @@ FILENAME == ARGV[1] {
 END {
 	printf "#define FT_PROFILE_DESC \"%s\"\n", name
 	printf "#define FT_PROFILE_KERNEL \"%s\"\n", kernel == "" ? "none: the profile takes no option from a kernel config" : kernel
+	# The preemption model chosen by the .config of this build, read from
+	# its text (the driver reads it through IS_ENABLED(), and
+	# tests/preempt_model.c compares the two)
+	preempt = "FT_PREEMPT_FULL"
+	if (ours["CONFIG_PREEMPT_NONE"] == "y") preempt = "FT_PREEMPT_NONE"
+	else if (ours["CONFIG_PREEMPT_VOLUNTARY"] == "y") preempt = "FT_PREEMPT_VOLUNTARY"
+	else if (ours["CONFIG_PREEMPT_LAZY"] == "y") preempt = "FT_PREEMPT_LAZY"
+	printf "#define FT_PROFILE_PREEMPT %s\n#define FT_PROFILE_PREEMPT_NAME \"%s\"\n", preempt, preempt
 	# sorted, so the header is the same every run
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && diff[j - 1] > diff[j]; j--) { t = diff[j]; diff[j] = diff[j - 1]; diff[j - 1] = t }
 	printf "#define FT_PROFILE_DIFF \\\n"

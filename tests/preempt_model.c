@@ -6,7 +6,8 @@
  * (ft_task_set_kernel()) for its next run, and how long that run lasts
  * says where the model let the switch happen: at the same tick (FULL), one
  * tick later, when sched_tick() promotes the lazy flag (LAZY), or only at
- * the return to user space (NONE, VOLUNTARY). Each case sets its model, as
+ * the return to user space (NONE, VOLUNTARY). The first case checks the
+ * boot's model against the build's .config; each other sets its model, as
  * the kernel's preempt= option would; the LAZY ones skip on trees without
  * it. HRTICK is off: its reschedule is a full one, which a profile with it
  * (debian on 7.3) would let end the slice between ticks.
@@ -50,6 +51,17 @@ static void skip_without_lazy(struct kunit *test)
 {
 	if (ft_set_preempt_model(FT_PREEMPT_LAZY) == -EOPNOTSUPP)
 		kunit_skip(test, "this tree has no PREEMPT_LAZY (6.13 on)");
+}
+
+/*
+ * A boot with no preempt= option, as each case's. Expect the model the
+ * build's .config chooses (FT_PROFILE_PREEMPT, read from its text by
+ * sched_fair/prepare.sh): none, voluntary, lazy, else full.
+ */
+static void boot_takes_the_configs_model(struct kunit *test)
+{
+	kunit_info(test, "the build's .config: %s", FT_PROFILE_PREEMPT_NAME);
+	KUNIT_EXPECT_EQ(test, ft_preempt_model(), FT_PROFILE_PREEMPT);
 }
 
 /*
@@ -183,6 +195,7 @@ static void user_resched_waits_for_the_call_entered_meanwhile(struct kunit *test
 }
 
 static struct kunit_case preempt_model_cases[] = {
+	KUNIT_CASE(boot_takes_the_configs_model),
 	KUNIT_CASE(voluntary_switches_at_user_return),
 	KUNIT_CASE(full_preempts_inside_the_kernel),
 	KUNIT_CASE(lazy_waits_one_tick_inside_the_kernel),
