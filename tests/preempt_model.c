@@ -194,6 +194,41 @@ static void user_resched_waits_for_the_call_entered_meanwhile(struct kunit *test
 	KUNIT_EXPECT_GT(test, at_return, 0);
 }
 
+/*
+ * FULL, the set-up's tasks, the switch after a tick's reschedule costing a
+ * tick and a half. The running task is in user space at the tick that ends
+ * its slice, and enters the kernel half a tick later, before the switch;
+ * the next tick finds it past its new deadline and asks again, inside the
+ * call. Expect the switch inside the call, when the first request's cost
+ * has passed: the second is the interrupt's, which FULL acts on, not the
+ * return to user space's.
+ */
+static void resched_asked_again_inside_preempts_there(struct kunit *test)
+{
+	ft_u64 user, tick = ft_tick_nsec(), inside;
+	int in;
+
+	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(FT_PREEMPT_FULL), 0);
+	ft_test_features(test, "!HRTICK", NULL);
+	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
+	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
+	until_switch(LONG_NS);
+	until_switch(LONG_NS);
+	user = until_switch(LONG_NS);
+	KUNIT_ASSERT_LT(test, user, LONG_NS);
+	in = ft_curr(0);
+	ft_set_tick_preempt(tick * 3 / 2, 0);
+	ft_run_for(user + tick / 2);
+	KUNIT_ASSERT_EQ_MSG(test, ft_curr(0), in, "switched before the call");
+	KUNIT_ASSERT_EQ(test, ft_task_set_kernel(in, true), 0);
+	inside = until_switch(LONG_NS);
+	ft_set_tick_preempt(0, 0);
+	kunit_info(test, "run in user space %llu us, then inside the call %llu us",
+		   user / 1000, inside / 1000);
+	KUNIT_EXPECT_LT(test, inside, 2 * tick);
+	KUNIT_EXPECT_NE(test, ft_curr(0), in);
+}
+
 static struct kunit_case preempt_model_cases[] = {
 	KUNIT_CASE(boot_takes_the_configs_model),
 	KUNIT_CASE(voluntary_switches_at_user_return),
@@ -201,6 +236,7 @@ static struct kunit_case preempt_model_cases[] = {
 	KUNIT_CASE(lazy_waits_one_tick_inside_the_kernel),
 	KUNIT_CASE(lazy_switches_at_user_return),
 	KUNIT_CASE(user_resched_waits_for_the_call_entered_meanwhile),
+	KUNIT_CASE(resched_asked_again_inside_preempts_there),
 	{}
 };
 
