@@ -12,7 +12,9 @@
 # Each is also told by what set the flag: the last wake-up in the thread's
 # context since it ran (its sched_wakeup line has the N flag: that wake-up
 # asked for the switch; the woken thread's name), else "no wake-up" (a
-# tick). Sleeps (S, D) are counted beside them. fairsim's trace (sim.trace,
+# tick). Sleeps (S, D) are counted beside them, and each side's runs
+# (switch in to switch out) and the receivers a sender woke in each run it
+# left runnable. fairsim's trace (sim.trace,
 # its threads sender-* and receiver-*) reads too: it writes every
 # preemption as R+, wherever it came.
 #
@@ -29,25 +31,29 @@ if args[:1] == ['--fds']:
     fds, args = int(args[1]), args[2:]
 if not args:
     sys.exit(USAGE)
-ev_re = re.compile(r'-(\d+)\s+\[\d+\] (\S+)\s+[\d.]+: (cr|sched_switch|sched_wakeup): (.*)')
-sw_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) prev_prio=\d+ prev_state=(\S+)')
+ev_re = re.compile(r'-(\d+)\s+\[\d+\] (\S+)\s+([\d.]+): (cr|sched_switch|sched_wakeup): (.*)')
+sw_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) prev_prio=\d+ prev_state=(\S+) ==> .* next_pid=(\d+)')
 ra_re = re.compile(r'ra=([^+\s]+)')
 
 
 def count(path):
-    """{pid: {(state, caller, flag setter): n}}, whether it had cr lines"""
+    """{pid: {(state, caller, flag setter): n}}, {pid: name}, the runs
+    [(pid, us, state, pids woken)], whether it had cr lines"""
     caller, setter, seen, names, cr_seen = {}, {}, {}, {}, False
+    since, woke, runs = {}, {}, []
     for line in open(path):
         m = ev_re.search(line)
         if not m:
             continue
-        pid, flags, kind, rest = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+        pid, flags, t, kind, rest = int(m.group(1)), m.group(2), float(m.group(3)), m.group(4), m.group(5)
         if kind == 'cr':
             cr_seen = True
             r = ra_re.search(rest)
             caller[pid] = r.group(1) if r else '?'
         elif kind == 'sched_wakeup':
             w = re.search(r'comm=(\S+) pid=(\d+)', rest)
+            if w:
+                woke.setdefault(pid, []).append(int(w.group(2)))
             if 'N' in flags and pid not in setter and w:
                 setter[pid] = (w.group(1), int(w.group(2)))
         else:
@@ -61,9 +67,18 @@ def count(path):
                 names[prev] = s.group(1)
                 seen.setdefault(prev, {})
                 seen[prev][key] = seen[prev].get(key, 0) + 1
+                if prev in since:
+                    runs.append((prev, (t - since[prev]) * 1e6, st, woke.get(prev, [])))
             caller.pop(prev, None)
             setter.pop(prev, None)
-    return seen, names, cr_seen
+            since[int(s.group(4))] = t
+            woke.pop(int(s.group(4)), None)
+    return seen, names, runs, cr_seen
+
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if v else 0
 
 
 def woken(why, names, real):
@@ -78,14 +93,14 @@ def woken(why, names, real):
 
 for path in args:
     try:
-        seen, names, cr_seen = count(path)
+        seen, names, runs, cr_seen = count(path)
     except OSError as e:
         sys.exit("fairtest: pipe_yields.py: %s: %s" % (path, e.strerror))
     if not seen:
         sys.exit("fairtest: pipe_yields.py: %s: no hackbench thread was switched away; "
                  "give the trace of a twin of hackbench" % path)
     # hackbench creates each group's FDS receivers, then its FDS senders
-    sides = {}
+    sides, members = {}, {}
     real = sorted(p for p in seen if names[p] == 'hackbench')
     for pid in seen:
         if names[pid] == 'hackbench':
@@ -94,14 +109,24 @@ for path in args:
         else:
             name = names[pid].split('-')[0] + 's'
         side = sides.setdefault(name, {})
+        members.setdefault(name, []).append(pid)
         for (st, where, why), n in seen[pid].items():
             key = (st, where, why and woken(why, names, real))
             side[key] = side.get(key, 0) + n
     print("%s: %d hackbench threads%s" % (path, len(seen), '' if cr_seen else
                                            ", no cr lines (callers: ?)"))
+    side_of = {pid: side for side, pids in members.items() for pid in pids}
     for name in ('receivers', 'senders'):
         rows = sides.get(name, {})
         print("  %s: %d switches away" % (name, sum(rows.values())))
+        mine = [r for r in runs if side_of.get(r[0]) == name]
+        ran = [r[1] for r in mine]
+        print("    runs: p50 %.0f us, mean %.0f us" % (median(ran), sum(ran) / max(len(ran), 1)))
+        if name == 'senders':
+            # the receivers a sender woke in each run it left runnable
+            n = [sum(side_of.get(w) == 'receivers' for w in r[3]) for r in mine if r[2][0] == 'R']
+            print("    runs left runnable: receivers woken p50 %d, mean %.1f" %
+                  (median(n), sum(n) / max(len(n), 1)))
         for (st, where, why), n in sorted(rows.items(), key=lambda kv: (-kv[1], kv[0])):
             text = {'R+': 'R+ (in %s)' % where, 'R': 'R'}.get(st, st)
             print("    %-40s %6d%s" % (text, n, ", flag set by: %s" % why if why else ''))

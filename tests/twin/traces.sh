@@ -54,6 +54,12 @@ checks() {
 	check "pipe_yields.py: a wake-up without the N flag set nothing" \
 		'echo "$yl" | grep -q "^    R+ (in mutex_lock)  *1, flag set by: no wake-up$"'
 	check "pipe_yields.py: a sleep in D" 'echo "$yl" | grep -q "^    D  *1$"'
+	# Expect the sender's runs from its switch in: 8 us (R+) and 10 us
+	# (D), one receiver woken in the one it left runnable, the one from
+	# before its first write not counted.
+	check "pipe_yields.py: a sender's runs, the receivers woken in each" \
+		'echo "$yl" | grep -q "^    runs: p50 10 us, mean 9 us$" &&
+		 echo "$yl" | grep -q "^    runs left runnable: receivers woken p50 1, mean 1.0$"'
 	python3 "$1/pipe_yields.py" "$out/none" >"$out/none.err" 2>&1
 	rc=$?
 	check "pipe_yields.py: no such trace: one line, non-zero" \
