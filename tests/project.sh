@@ -147,6 +147,10 @@ twin="$twin, $(sed -n 's/^twin-calibrate: \([0-9]* passed.*\)/\1/p' "$obj/twin-c
 "$top/tests/twin/store.sh" "$obj/twin-store-test" >"$obj/twin-store.log" 2>&1 || failed=1
 cat "$obj/twin-store.log"
 twin="$twin, $(sed -n 's/^twin-store: \([0-9]* passed.*\)/\1/p' "$obj/twin-store.log" | tail -n 1)"
+# The trace scripts on small traces of ours (twin/pipe_yields.py), no boot.
+"$top/tests/twin/traces.sh" "$obj/twin-traces-test" >"$obj/twin-traces.log" 2>&1 || failed=1
+cat "$obj/twin-traces.log"
+twin="$twin, $(sed -n 's/^twin-traces: \([0-9]* passed.*\)/\1/p' "$obj/twin-traces.log" | tail -n 1)"
 
 # One twin/fidelity.sh run per build dir: a fake make twin, no boot.
 "$top/tests/twin/fidelity.sh" "$obj/twin-fidelity-test" >"$obj/twin-fidelity.log" 2>&1 || failed=1

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The trace scripts of twin/ on small traces of ours, without a boot:
+# twin/pipe_yields.py tells hackbench's switches away by their state and
+# by what set the flag. Then each mutant fixtures/mutants/twin/traces-*
+# runs the same checks (tests/twin/tap.sh's mutants): the ones it names
+# fail, no other.
+#
+# usage: tests/twin/traces.sh OUTDIR
+set -u
+out=$1
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tap_name=twin-traces
+. "$top/tests/twin/tap.sh"
+rm -rf "$out"
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+
+# hackbench -f 1: pid 10 the receiver, 11 the sender. The sender wakes the
+# receiver with the N flag and is switched away at its return (R); in its
+# next write it wakes the receiver without the flag, a tick sets it, and
+# it is switched at mutex_lock()'s cond_resched() (R+); then it sleeps in
+# D. The receiver sleeps once in S.
+cat >"$out/yields.trace" <<'EOF'
+# tracer: nop
+       hackbench-11      [000] .....     1.000000: pw: (pipe_write+0x4/0x650)
+       hackbench-11      [000] .....     1.000001: cr: (__cond_resched+0x4/0x70) ra=mutex_lock+0x12/0x30
+       hackbench-11      [000] dN.3.     1.000005: sched_wakeup: comm=hackbench pid=10 prio=120 target_cpu=000
+       hackbench-11      [000] d..2.     1.000009: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=hackbench next_pid=10 next_prio=120
+       hackbench-10      [000] .....     1.000010: pr: (pipe_read+0x4/0x650)
+       hackbench-10      [000] d..2.     1.000015: sched_switch: prev_comm=hackbench prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=hackbench next_pid=11 next_prio=120
+       hackbench-11      [000] .....     1.000020: pw: (pipe_write+0x4/0x650)
+       hackbench-11      [000] d..3.     1.000021: sched_wakeup: comm=hackbench pid=10 prio=120 target_cpu=000
+       hackbench-11      [000] .N...     1.000022: cr: (__cond_resched+0x4/0x70) ra=mutex_lock+0x12/0x30
+       hackbench-11      [000] d..2.     1.000023: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=R+ ==> next_comm=hackbench next_pid=10 next_prio=120
+       hackbench-10      [000] d..2.     1.000030: sched_switch: prev_comm=hackbench prev_pid=10 prev_prio=120 prev_state=R ==> next_comm=hackbench next_pid=11 next_prio=120
+       hackbench-11      [000] d..2.     1.000040: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
+EOF
+
+# checks TWIN WORK: prints ok / not ok lines and the tally
+checks() {
+	(
+	passed=0 failed=0
+	yl=$(python3 "$1/pipe_yields.py" --fds 1 "$out/yields.trace" 2>&1)
+	echo "$yl" | sed 's/^/# /'
+	# Expect the receiver's S and its R, the sender's R, R+ and D.
+	check "pipe_yields.py: each side's switches counted" \
+		'echo "$yl" | grep -q "^  receivers: 2 switches away$" && echo "$yl" | grep -q "^  senders: 3 switches away$"'
+	# Expect the first R flagged by the receiver's wake-up with N.
+	check "pipe_yields.py: a wake-up with the N flag is what set it" \
+		'echo "$yl" | grep -q "^    R  *1, flag set by: a receiver$"'
+	# Expect the R+ at mutex_lock, flagged by no wake-up: the one it made had no N.
+	check "pipe_yields.py: a wake-up without the N flag set nothing" \
+		'echo "$yl" | grep -q "^    R+ (in mutex_lock)  *1, flag set by: no wake-up$"'
+	check "pipe_yields.py: a sleep in D" 'echo "$yl" | grep -q "^    D  *1$"'
+	# Expect the sender's runs from its switch in: 8 us (R+) and 10 us
+	# (D), one receiver woken in the one it left runnable, the one from
+	# before its first write not counted.
+	check "pipe_yields.py: a sender's runs, the receivers woken in each" \
+		'echo "$yl" | grep -q "^    runs: p50 10 us, mean 9 us$" &&
+		 echo "$yl" | grep -q "^    runs left runnable: receivers woken p50 1, mean 1.0$"'
+	python3 "$1/pipe_yields.py" "$out/none" >"$out/none.err" 2>&1
+	rc=$?
+	check "pipe_yields.py: no such trace: one line, non-zero" \
+		'[ "$rc" -ne 0 ] && [ "$(grep -c . "$out/none.err")" = 1 ]'
+	echo "checks: $passed passed, $failed failed"
+	)
+}
+
+checks_then_mutants "$out/traces.log" "traces-*" "$out/work"
