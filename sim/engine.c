@@ -212,14 +212,20 @@ static void futex_event(struct sim_run *run, struct sim_task *t, const char *eve
 }
 
 /*
- * A futex wake-up (--futex-wake-cost): the waker pays for each task it
- * wakes (try_to_wake_up() runs on its time) before its next event, or
- * before it sleeps (the unlock inside pthread_cond_wait(): block()).
+ * A futex wake-up: the waker pays @ns for each task it wakes
+ * (try_to_wake_up() runs on its time) before its next event, or before
+ * it sleeps (the unlock inside pthread_cond_wait(): block()). A mutex
+ * unlock's is --unlock-wake-cost, every other's --futex-wake-cost.
  */
+static void futex_wake_paid(struct sim_run *run, struct sim_task *t, int i, ft_u64 ns)
+{
+	t->cpu_owed += ns;
+	wake(run, i);
+}
+
 static void futex_wake(struct sim_run *run, struct sim_task *t, int i)
 {
-	t->cpu_owed += run->o->futex_wake_ns;
-	wake(run, i);
+	futex_wake_paid(run, t, i, run->o->futex_wake_ns);
 }
 
 /*
@@ -244,7 +250,7 @@ static void unlock(struct sim_run *run, int m, struct sim_task *t)
 		return;
 	futex_event(run, t, "fwake", m, "nr", 1);
 	if ((next = dequeue(run, m)) >= 0)
-		futex_wake(run, t, next);
+		futex_wake_paid(run, t, next, run->o->unlock_wake_ns);
 	futex_event(run, t, "fwaker", -1, NULL, next >= 0);
 }
 

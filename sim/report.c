@@ -201,6 +201,17 @@ static void trace_header(FILE *f, struct sim_run *run)
 			in->short_by / 1e6);
 }
 
+/* " (a mutex unlock's N)" where --unlock-wake-cost differs, else "" */
+static const char *unlock_cost(const struct sim_opts *o)
+{
+	static char text[48];
+
+	if (o->unlock_wake_ns == o->futex_wake_ns)
+		return "";
+	snprintf(text, sizeof(text), " (a mutex unlock's %.3g)", o->unlock_wake_ns / 1e3);
+	return text;
+}
+
 void sim_report_text(FILE *f, struct sim_run *run)
 {
 	const struct sim_opts *o = run->o;
@@ -222,9 +233,10 @@ void sim_report_text(FILE *f, struct sim_run *run)
 			"idle exit %.3g us, wake-up preemption %.3g us (--ideal: none)\n",
 			o->timer_slack_ns / 1e3, o->wake_cost_ns / 1e3, o->idle_exit_ns / 1e3,
 			o->wake_preempt_ns / 1e3);
-	if (o->futex_wake_ns || o->loop_cost_ns)
-		fprintf(f, "fairsim: and a futex wake-up %.3g us of the waker's CPU, a pass of a phase "
-			"%.3g us at its end\n", o->futex_wake_ns / 1e3, o->loop_cost_ns / 1e3);
+	if (o->futex_wake_ns || o->loop_cost_ns || o->unlock_wake_ns != o->futex_wake_ns)
+		fprintf(f, "fairsim: and a futex wake-up %.3g us of the waker's CPU%s, a pass of a "
+			"phase %.3g us at its end\n", o->futex_wake_ns / 1e3,
+			unlock_cost(o), o->loop_cost_ns / 1e3);
 	if (o->tick_preempt_ns || o->hrtick_preempt_ns || o->hrtick_arm_ns)
 		fprintf(f, "fairsim: and from a tick's / hrtick's handler to the switch it asks for "
 			"%.3g / %.3g us, from a switch to its slice's timer armed %.3g us\n",
@@ -347,10 +359,12 @@ int sim_report_json(const char *path, struct sim_run *run)
 		json_object_object_add(root, "idle_exit_ns", num(o->idle_exit_ns));
 		json_object_object_add(root, "wake_preempt_ns", num(o->wake_preempt_ns));
 		/* only when set: the JSON of a run without them stays as it was */
-		if (o->futex_wake_ns || o->loop_cost_ns) {
+		if (o->futex_wake_ns || o->loop_cost_ns || o->unlock_wake_ns != o->futex_wake_ns) {
 			json_object_object_add(root, "futex_wake_ns", num(o->futex_wake_ns));
 			json_object_object_add(root, "loop_cost_ns", num(o->loop_cost_ns));
 		}
+		if (o->unlock_wake_ns != o->futex_wake_ns)
+			json_object_object_add(root, "unlock_wake_ns", num(o->unlock_wake_ns));
 		if (o->tick_preempt_ns || o->hrtick_preempt_ns || o->hrtick_arm_ns) {
 			json_object_object_add(root, "tick_preempt_ns", num(o->tick_preempt_ns));
 			json_object_object_add(root, "hrtick_preempt_ns", num(o->hrtick_preempt_ns));

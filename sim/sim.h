@@ -273,6 +273,8 @@ void sim_an_end(struct sim_an *a, ft_u64 end);
 #define SIM_WAKE_COST_NS	10000ULL
 #define SIM_IDLE_EXIT_NS	5000ULL
 #define SIM_WAKE_PREEMPT_NS	5000ULL
+/* a cost not given: --unlock-wake-cost takes --futex-wake-cost's */
+#define SIM_COST_UNSET		(~0ULL)
 
 struct sim_opts {
 	const char *workload;
@@ -293,6 +295,7 @@ struct sim_opts {
 	ft_u64 hrtick_preempt_ns;	/* the same from its hrtick's */
 	ft_u64 hrtick_arm_ns;	/* from the switch to its slice's timer armed (7.2+) */
 	ft_u64 futex_wake_ns;	/* CPU time a futex waker spends per task it wakes */
+	ft_u64 unlock_wake_ns;	/* the same for a mutex unlock's wake-up */
 	ft_u64 loop_cost_ns;	/* CPU time at the end of each pass of a phase (rt-app's own) */
 	bool no_check;
 	bool no_plans;		/* every step through the event loop (engine.c) */

@@ -20,7 +20,10 @@
 # (twin/segment_costs.py, pooled over the boots, the task with the most
 # groups of 2+ wake-ups): the wake cost is the p50 of its segments that
 # woke nobody, the futex wake cost the fit's CPU time per task woken, the
-# loop cost the fit's rest less the wake cost.
+# loop cost the fit's rest less the wake cost. A mutex unlock's wake-up
+# (--unlock-wake-cost) from the short segments of a locker that wakes no
+# condition (schbench-mutex's workers): those that woke one of its kind
+# (pthread_cond_wait()'s unlock) less those that woke nobody.
 # A cost with no sample keeps fairsim's value, and the second line says so.
 #
 # usage: twin/calibrate.py SIM_JSON REAL_DIR...   (REAL_DIR: real-N, beside real-N.json)
@@ -131,11 +134,56 @@ def wakes_by_futex(task):
     return isinstance(task, list) and any(wakes_by_futex(v) for v in task)
 
 
-def by_segments(sim, reals):
+def unlocks(task):
+    if isinstance(task, dict):
+        return any(k == "unlock" or (k == "wait" and isinstance(v, dict) and "mutex" in v) or
+                   unlocks(v) for k, v in task.items())
+    return isinstance(task, list) and any(unlocks(v) for v in task)
+
+
+def by_unlocks(sim, reals):
+    """--unlock-wake-cost from the short segments of the mutex's user that
+    wakes no condition with the most of them that woke one of its kind
+    (segment_costs.unlock_segments(), pooled over the boots): theirs
+    less that of those that woke nobody (the mean of the middle half,
+    segment_costs.mid_mean()), as (us, option, what it came
+    from). None without both."""
+    try:
+        rtapp = json.load(open(os.path.join(os.path.dirname(reals[0][0]), "rtapp.json")))
+    except (OSError, ValueError):
+        return None
+    best = None
+    for name in sim.get("by_task", {}):
+        t = rtapp.get("tasks", {}).get(name)
+        if not unlocks(t) or wakes_by_futex(t):
+            continue
+        none, one = [], []
+        for d, _ in reals:
+            n, o = segment_costs.unlock_segments(d + "/trace", name)
+            none += n
+            one += o
+        if none and one and (best is None or len(one) > len(best[2])):
+            best = (name, none, one)
+    if best is None:
+        return None
+    name, none, one = best
+    m_none, m_one = segment_costs.mid_mean(none), segment_costs.mid_mean(one)
+    us = max(0.0, round(m_one - m_none, 1))
+    return (us, "--unlock-wake-cost %.1f" % us,
+            "unlock wake %.1f us (%s's segments under %d us over %d boots, their middle half's "
+            "mean: %.1f of %d that woke one of its kind less %.1f of %d that woke nobody, "
+            "twin/segment_costs.py)" % (us, name, segment_costs.SHORT_US, len(reals), m_one,
+                                        len(one), m_none, len(none)))
+
+
+def by_segments(sim, reals, unlock):
     """The three costs from the segments of the condition's waker that
     wakes most at once, as (options, what they came from), or None when no
     such task woke two or more in two groups of segments, or it never
-    slept without waking."""
+    slept without waking. Where that task unlocks too, its pass's unlock
+    wakes one more at @unlock us (--unlock-wake-cost, None: the futex
+    wake's), which the fit's rest holds beyond the slope: the loop cost
+    is that rest less the wake cost and the difference."""
     try:
         rtapp = json.load(open(os.path.join(os.path.dirname(reals[0][0]), "rtapp.json")))
     except (OSError, ValueError):
@@ -155,19 +203,27 @@ def by_segments(sim, reals):
         return None
     name, (base, slope, groups), by = best
     none = segment_costs.quantile(by[0], .5)
-    wake, futex, loop = round(none), max(0.0, round(slope, 1)), max(0.0, round(base - none, 1))
+    wake, futex = round(none), max(0.0, round(slope, 1))
+    extra = round(unlock - futex, 1) if unlock is not None and unlocks(rtapp["tasks"][name]) else 0.0
+    loop = max(0.0, round(base - none - extra, 1))
     many = sorted(n for n in by if n >= 2)
     return (["--wake-cost %d" % wake, "--futex-wake-cost %.1f" % futex, "--loop-cost %.1f" % loop],
             ["wake cost %d us, futex wake %.1f us a task woken, loop %.1f us (%s's segments over "
              "%d boots: p50 of %d that woke nobody; %.1f + %.2f n us over %d groups that woke "
-             "%d-%d, twin/segment_costs.py)" % (wake, futex, loop, name, len(reals), len(by[0]),
-                                                 base, slope, groups, many[0], many[-1])])
+             "%d-%d%s, twin/segment_costs.py)" % (
+                 wake, futex, loop, name, len(reals), len(by[0]), base, slope, groups, many[0],
+                 many[-1], "; the loop less its unlock's %.1f beyond a futex wake-up" % extra
+                 if extra else "")])
 
 
-seg = by_segments(sim, reals)
+unl = by_unlocks(sim, reals)
+seg = by_segments(sim, reals, unl[0] if unl else None)
 if seg:
     opts = [o for o in opts if not o.startswith("--wake-cost ")] + seg[0]
     said = [x for x in said if not x.startswith("wake cost")] + seg[1]
+if unl:
+    opts.append(unl[1])
+    said.append(unl[2])
 
 
 def timer_preempt(dirs, hz):

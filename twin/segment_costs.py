@@ -14,7 +14,12 @@
 # a segment that woke nobody is a wake-up's return and a sleep again
 # (--wake-cost: its median), one that woke n is a broadcast that ends a
 # pass (--futex-wake-cost: the slope; --loop-cost: the intercept less the
-# wake cost). docs/fidelity-sync.md.
+# wake cost). Then the segments by what woke: tasks of its own kind,
+# others, and from an interrupt (a timer's expiry on its time; real
+# traces only), under SHORT_US and longer; and a mutex unlock's cost
+# (--unlock-wake-cost): a short segment that woke one of its kind (a
+# schbench-mutex worker's pthread_cond_wait()) less one that woke nobody.
+# docs/fidelity-sync.md.
 #
 # usage: twin/segment_costs.py TASK TRACE...
 import collections
@@ -27,6 +32,8 @@ from trace_names import quantile  # noqa: E402
 
 line_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (sched_waking|sched_switch): (.*)')
 woken_re = re.compile(r' pid=(\d+)')
+flags_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): (sched_waking|sched_switch): (.*)')
+woken_comm_re = re.compile(r'comm=(\S+)')
 switch_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+) next_pid=(\d+)')
 
 
@@ -74,6 +81,70 @@ def segments(path, task):
     return by
 
 
+# A segment this short has none of a pass's runs in it (schbench-mutex's
+# are 500 us): the return from a sleep and what the task did before it
+# slept again (unlock_segments()).
+SHORT_US = 100
+
+
+def by_context(path, task):
+    """{(wake-ups of its own kind, of others, from an interrupt): [segment
+    lengths, us]} of TASK's segments in one trace that ended asleep. A
+    wake-up from an interrupt (the flags' h or s: a timer's expiry, whose
+    handler runs on the interrupted task's time) is not the task's own.
+    Only a real trace has those flags: fairsim's wakes a timer's sleeper
+    with the running task's flags, at no cost to it."""
+    task_re = re.compile(re.escape(task) + r'(-\d+)?$')
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        sys.exit("fairtest: segment_costs.py: %s: %s" % (path, e.strerror))
+    win = window(path)
+    on = {}          # CPU -> (pid, comm, since, [own, other, interrupt])
+    by = collections.defaultdict(list)
+    for line in lines:
+        m = flags_re.match(line)
+        if not m:
+            continue
+        comm, pid, cpu, flags, ts, kind, rest = m.groups()
+        ts = float(ts)
+        if win and not win[0] <= ts <= win[1]:
+            continue
+        cur = on.get(cpu)
+        if kind == 'sched_waking':
+            if cur and cur[0] == pid:
+                w = woken_comm_re.search(rest).group(1)
+                cur[3][2 if flags[2:3] in ('h', 'H', 's') else 0 if task_re.match(w) else 1] += 1
+            continue
+        s = switch_re.match(rest)
+        if not s:
+            continue
+        if cur and cur[0] == s.group(2) and s.group(3).startswith('S') and task_re.match(cur[1]):
+            by[tuple(cur[3])].append((ts - cur[2]) * 1e6)
+        on[cpu] = (s.group(5), s.group(4), ts, [0, 0, 0])
+    return by
+
+
+def unlock_segments(path, task):
+    """([segments that woke nobody], [segments that woke one task of its
+    own kind and no other]) of TASK's segments under SHORT_US in one
+    trace that ended asleep (by_context()), us. A locker's short segment
+    that woke one of its kind is the return from a sleep and a mutex
+    unlock's wake-up (pthread_cond_wait()'s); less one that woke nobody,
+    it is the unlock's cost (twin/calibrate.py, mid_mean())."""
+    by = by_context(path, task)
+    return ([x for x in by.get((0, 0, 0), []) if x < SHORT_US],
+            [x for x in by.get((1, 0, 0), []) if x < SHORT_US])
+
+
+def mid_mean(xs):
+    """The mean of the middle half of XS: a trace's microseconds make each
+    length whole, the mean of the middle half gives the fraction back."""
+    xs = sorted(xs)
+    mid = xs[len(xs) // 4:len(xs) - len(xs) // 4]
+    return sum(mid) / len(mid)
+
+
 def fit(by):
     """(base us, us per task woken, groups of 2+ fitted) of a least-squares
     fit over the medians of the groups of two wake-ups and more, weighted by
@@ -113,6 +184,24 @@ def main():
         if none is not None:
             print("  fairsim: --wake-cost %.0f --futex-wake-cost %.1f --loop-cost %.1f"
                   % (none, slope, base - none))
+    for path in sys.argv[2:]:
+        by = by_context(path, sys.argv[1])
+        print("%s: %s's segments by the wake-ups of its kind / others / from an interrupt, "
+              "10 or more" % (path, sys.argv[1]))
+        print("  own other irq  under %d us: n  p50 us | longer: n  p50 us" % SHORT_US)
+        for k in sorted(by):
+            short = sorted(x for x in by[k] if x < SHORT_US)
+            long_ = sorted(x for x in by[k] if x >= SHORT_US)
+            if len(short) >= 10 or len(long_) >= 10:
+                print("  %3d %5d %3d  %18s | %s" % (k + (
+                    "%d  %.1f" % (len(short), quantile(short, .5)) if short else "-",
+                    "%d  %.1f" % (len(long_), quantile(long_, .5)) if long_ else "-")))
+        none, one = unlock_segments(path, sys.argv[1])
+        if none and one:
+            print("%s: under %d us, the middle half's mean: woke nobody %.1f us (%d), woke one "
+                  "%s %.1f us (%d): --unlock-wake-cost %.1f" % (
+                      path, SHORT_US, mid_mean(none), len(none), sys.argv[1], mid_mean(one),
+                      len(one), mid_mean(one) - mid_mean(none)))
 
 
 if __name__ == '__main__':

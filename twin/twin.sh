@@ -237,7 +237,8 @@ fi
 
 # CALIBRATE=1 (FAIRTEST_TWIN_CALIBRATE): fairsim again, with the idle exit,
 # wake-up preemption and wake cost these boots measured (twin/calibrate.py;
-# the futex wake and loop costs too where a task broadcasts),
+# the futex wake and loop costs too where a task broadcasts, a mutex
+# unlock's where a task locks),
 # so that what differs is the scheduler's, not the emulated machine's; the
 # run with the costs given is kept as sim-given.*.
 case ${FAIRTEST_TWIN_CALIBRATE:-0} in

@@ -187,6 +187,25 @@ else
 	bad "wait_pays_first: fairsim failed: $(head -c 300 "$out/wait_pays_first.err")"
 fi
 
+# A mutex unlock's futex wake-up at its own cost (--unlock-wake-cost
+# 300), a broadcast's at --futex-wake-cost 100, each paid by the waker
+# per task woken, 3 pinned CPUs. W and V lock m and wait on c. S locks m
+# at 0.5 ms and broadcasts: both wake, find m taken and sleep on it; S
+# pays 2 x 0.1 and runs 1 ms to 1.7, its unlock wakes W (0.3 more, S ends
+# at 2.0); W takes m, its unlock wakes V and W pays 0.3; V takes m, its
+# unlock wakes nobody. Expect the run over at 2.0 ms, S 1.5 ms of run time
+# (1 + 2 x 0.1 + 0.3), W 0.3, V 0, and the JSON with both costs.
+if "$sim" --quiet --ideal --seed 0 --cpus 3 --futex-wake-cost 100 --unlock-wake-cost 300 \
+	--json "$out/unlock_cost.json" "$here/cases/unlock_cost.json" 2>"$out/unlock_cost.err"; then
+	expect "an unlock's wake-up at its own cost, a broadcast's at the futex cost" \
+		"$out/unlock_cost.json" \
+		"r['duration_ns'] == 2000000 and t['s-0']['runtime_ns'] == 1500000 and \
+		 t['w-0']['runtime_ns'] == 300000 and t['v-0']['runtime_ns'] == 0 and \
+		 r['futex_wake_ns'] == 100000 and r['unlock_wake_ns'] == 300000"
+else
+	bad "unlock_cost: fairsim failed: $(head -c 300 "$out/unlock_cost.err")"
+fi
+
 # A runs 1 ms, B 3 ms, then both meet at a barrier; ten rounds. A waits
 # 2 ms each round and is woken by B's arrival, the last one. Expect the
 # run to end at 30 ms with A 10 ms, B 30 ms, A woken 10 times, B never.

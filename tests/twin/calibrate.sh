@@ -6,7 +6,8 @@
 # --json is the analysis --from-trace makes), so the costs they were run
 # at are the answer. schbench-mutex at a wake cost of 10 us, 6.6 us a
 # futex wake-up per task woken and 17 us a pass: calibrate.py reads the
-# three back from the message thread's segments; the sleeper, which
+# three back from the message thread's segments, and a mutex unlock's
+# own cost (9 us) from the workers'; the sleeper, which
 # broadcasts nothing, keeps the one flat wake cost; a timer handler's
 # preemption is told per CPU. Then each mutant
 # fixtures/mutants/twin/calibrate-* runs the same checks.
@@ -37,6 +38,8 @@ boots() {
 	"$fairsim" --quiet --cpus 1 --seed 1 --duration 3 --json "$1/sim.json" "$2" >/dev/null
 }
 boots "$out/schbench" "$wl/schbench-mutex.json" "--wake-cost 10 --futex-wake-cost 6.6 --loop-cost 17 --wake-preempt 6" &&
+	boots "$out/unlock" "$wl/schbench-mutex.json" \
+		"--wake-cost 10 --futex-wake-cost 6.6 --unlock-wake-cost 9 --loop-cost 17 --wake-preempt 6" &&
 	boots "$out/sleeper" "$wl/sleeper.json" "--wake-cost 30" ||
 	{ echo "not ok - $tap_name: fairsim did not make the boots ($out)"; echo "$tap_name: 0 passed, 1 failed"; exit 1; }
 # the sleeper's boots with a tick at 3.004 s (hz 250: on the grid) on CPU
@@ -60,6 +63,19 @@ checks() {
 		 echo "$opt" | awk "{ for (i = 1; i < NF; i++) o[\$i] = \$(i + 1) }
 			END { f = o[\"--futex-wake-cost\"] - 6.6; l = o[\"--loop-cost\"] - 17
 			      exit !(\"--futex-wake-cost\" in o && f * f < .25 && l * l < .25) }"'
+	ul=$(cd "$out/unlock" && python3 "$1/calibrate.py" sim.json real-1 real-2 2>&1)
+	uo=$(echo "$ul" | sed -n 1p)
+	# schbench-mutex with a mutex unlock's wake-up at 9 us, the
+	# broadcast's at 6.6. Expect 9 back from the workers' short segments,
+	# and 6.6 and 17 as above: message-0's pass ends with an unlock, whose
+	# 2.4 us beyond a broadcast's wake-up the loop cost does not keep (each
+	# within 0.5 us).
+	check "schbench-mutex: an unlock's own cost from the workers' segments ($uo)" \
+		'echo "$ul" | sed -n 2p | grep -q "unlock wake .* (worker-[01].s segments under 100 us over 2 boots, their middle half" &&
+		 echo "$uo" | awk "{ for (i = 1; i < NF; i++) o[\$i] = \$(i + 1) }
+			END { u = o[\"--unlock-wake-cost\"] - 9; f = o[\"--futex-wake-cost\"] - 6.6
+			      l = o[\"--loop-cost\"] - 17
+			      exit !(\"--unlock-wake-cost\" in o && u * u < .25 && f * f < .25 && l * l < .25) }"'
 	sl=$(cd "$out/sleeper" && python3 "$1/calibrate.py" sim.json real-1 real-2 2>&1)
 	# The sleeper at a wake cost of 30 us. Expect it back, flat (B's run
 	# per wake-up), and no futex or loop cost.
