@@ -40,6 +40,7 @@ HRTICK_PREEMPT ?=
 HRTICK_ARM ?=
 FUTEX_WAKE_COST ?=
 UNLOCK_WAKE_COST ?=
+PIPE_WAKE_COST ?=
 LOOP_COST ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
 RUNS	?= 3
@@ -143,7 +144,8 @@ SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
 	   $(if $(HRTICK_PREEMPT),--hrtick-preempt $(HRTICK_PREEMPT)) \
 	   $(if $(HRTICK_ARM),--hrtick-arm $(HRTICK_ARM)) \
 	   $(if $(FUTEX_WAKE_COST),--futex-wake-cost $(FUTEX_WAKE_COST)) $(if $(LOOP_COST),--loop-cost $(LOOP_COST)) \
-	   $(if $(UNLOCK_WAKE_COST),--unlock-wake-cost $(UNLOCK_WAKE_COST))
+	   $(if $(UNLOCK_WAKE_COST),--unlock-wake-cost $(UNLOCK_WAKE_COST)) \
+	   $(if $(PIPE_WAKE_COST),--pipe-wake-cost $(PIPE_WAKE_COST))
 SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
@@ -332,6 +334,8 @@ help:
 	@echo '              condition) wakes (0); LOOP_COST=us: at the end of each pass of a'
 	@echo '              phase, rt-app'"'"'s own work (0); UNLOCK_WAKE_COST=us: a mutex unlock'"'"'s'
 	@echo '              futex wake-up instead (FUTEX_WAKE_COST'"'"'s); docs/fidelity-sync.md'
+	@echo '  PIPE_WAKE_COST=us  CPU time a pipe writer or reader spends per task it wakes'
+	@echo '              (0); docs/fidelity-pipe.md'
 	@echo '  TICK_PREEMPT=us  a busy CPU'"'"'s delay from its tick'"'"'s handler to the switch the'
 	@echo '              tick asks for (0); HRTICK_PREEMPT=us: from its hrtick'"'"'s (0); HRTICK_ARM=us:'
 	@echo '              from a switch to its slice'"'"'s timer armed (7.2+, 0); docs/fidelity-differences.md'

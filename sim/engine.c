@@ -429,12 +429,15 @@ static bool pipe_move(struct sim_run *run, int res, bool write, bool retry)
  * pipe_write() and pipe_read() wake with wake_up_interruptible_sync_poll():
  * a WF_SYNC wake-up from the writer's or reader's CPU (select_task_rq_fair()
  * may then stack the woken task on it, wake_affine()). One waiter: the
- * pipe's waits are exclusive.
+ * pipe's waits are exclusive. try_to_wake_up() runs on the waker's time
+ * (--pipe-wake-cost): it pays that before its next event, as futex_wake().
  */
 static void pipe_wake(struct sim_run *run, int i, struct sim_task *waker)
 {
 	struct sim_task *t = &run->tasks[i];
 	int err;
+
+	waker->cpu_owed += run->o->pipe_wake_ns;
 
 	if (t->blocked) {
 		t->blocked = false;

@@ -19,7 +19,7 @@ static void usage(void)
 		"               [--duration S] [--features A,!B] [--json FILE] [--trace FILE]\n"
 		"               [--timer-slack US] [--wake-cost US] [--idle-exit US]\n"
 		"               [--wake-preempt US] [--futex-wake-cost US] [--unlock-wake-cost US]\n"
-		"               [--loop-cost US]\n"
+		"               [--pipe-wake-cost US] [--loop-cost US]\n"
 		"               [--tick-preempt US] [--hrtick-preempt US] [--hrtick-arm US]\n"
 		"               [--ideal]\n"
 		"               [--no-check] [--no-plans] [--quiet] WORKLOAD.json\n"
@@ -79,6 +79,7 @@ static ft_u64 *cost_of(struct sim_opts *o, const char *opt)
 		{ "--hrtick-arm", offsetof(struct sim_opts, hrtick_arm_ns) },
 		{ "--futex-wake-cost", offsetof(struct sim_opts, futex_wake_ns) },
 		{ "--unlock-wake-cost", offsetof(struct sim_opts, unlock_wake_ns) },
+		{ "--pipe-wake-cost", offsetof(struct sim_opts, pipe_wake_ns) },
 		{ "--loop-cost", offsetof(struct sim_opts, loop_cost_ns) },
 	};
 
@@ -241,7 +242,8 @@ int main(int argc, char **argv)
 			o.islands = true;
 		} else if (!strcmp(a, "--ideal")) {
 			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = o.wake_preempt_ns = o.futex_wake_ns =
-				o.loop_cost_ns = o.tick_preempt_ns = o.hrtick_preempt_ns = o.hrtick_arm_ns = 0;
+				o.pipe_wake_ns = o.loop_cost_ns = o.tick_preempt_ns = o.hrtick_preempt_ns =
+				o.hrtick_arm_ns = 0;
 			o.unlock_wake_ns = SIM_COST_UNSET;
 		} else if (a[0] == '-' && a[1] == '-' && !v) {
 			usage();

@@ -237,6 +237,9 @@ void sim_report_text(FILE *f, struct sim_run *run)
 		fprintf(f, "fairsim: and a futex wake-up %.3g us of the waker's CPU%s, a pass of a "
 			"phase %.3g us at its end\n", o->futex_wake_ns / 1e3,
 			unlock_cost(o), o->loop_cost_ns / 1e3);
+	if (o->pipe_wake_ns)
+		fprintf(f, "fairsim: and a pipe wake-up %.3g us of the waker's CPU\n",
+			o->pipe_wake_ns / 1e3);
 	if (o->tick_preempt_ns || o->hrtick_preempt_ns || o->hrtick_arm_ns)
 		fprintf(f, "fairsim: and from a tick's / hrtick's handler to the switch it asks for "
 			"%.3g / %.3g us, from a switch to its slice's timer armed %.3g us\n",
@@ -365,6 +368,8 @@ int sim_report_json(const char *path, struct sim_run *run)
 		}
 		if (o->unlock_wake_ns != o->futex_wake_ns)
 			json_object_object_add(root, "unlock_wake_ns", num(o->unlock_wake_ns));
+		if (o->pipe_wake_ns)
+			json_object_object_add(root, "pipe_wake_ns", num(o->pipe_wake_ns));
 		if (o->tick_preempt_ns || o->hrtick_preempt_ns || o->hrtick_arm_ns) {
 			json_object_object_add(root, "tick_preempt_ns", num(o->tick_preempt_ns));
 			json_object_object_add(root, "hrtick_preempt_ns", num(o->hrtick_preempt_ns));

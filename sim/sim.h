@@ -296,6 +296,7 @@ struct sim_opts {
 	ft_u64 hrtick_arm_ns;	/* from the switch to its slice's timer armed (7.2+) */
 	ft_u64 futex_wake_ns;	/* CPU time a futex waker spends per task it wakes */
 	ft_u64 unlock_wake_ns;	/* the same for a mutex unlock's wake-up */
+	ft_u64 pipe_wake_ns;	/* CPU time a pipe writer or reader spends per task it wakes */
 	ft_u64 loop_cost_ns;	/* CPU time at the end of each pass of a phase (rt-app's own) */
 	bool no_check;
 	bool no_plans;		/* every step through the event loop (engine.c) */

@@ -106,7 +106,7 @@ EOF
 		set -- $cost
 		# the shares of a write's and a read's cost under the pipe's mutex,
 		# each tree's as twin/pipe_mutex.py measured them in a boot with
-		# twin/events/pipe-mutex.events (docs/fidelity-sync.md)
+		# twin/events/pipe-mutex.events (docs/fidelity-pipe.md)
 		case $kv in 6.*) lock=0.61:0.54 ;; *) lock=0.35:0.54 ;; esac
 		measured=$logs/$w-cost$1-$2-lock$lock.json
 		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$1" --read-cost-us "$2" \

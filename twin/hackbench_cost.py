@@ -12,11 +12,14 @@
 # and the read. fairsim adds WAKE_COST_US of CPU after each wake-up
 # (--wake-cost, 10 by default): that much of each side's real CPU time per
 # real wake-up is left out of its cost, so that fairsim's side, given the
-# real wake-ups, spends the real CPU time. Prints "WRITE_US READ_US" (the
+# real wake-ups, spends the real CPU time. With PIPE_WAKE_COST_US
+# (--pipe-wake-cost: try_to_wake_up() on the waker's time) that much per
+# wake-up of the other side is left out too (a side's threads are woken by
+# the other's: receivers by a write, senders by a read). Prints "WRITE_US READ_US" (the
 # boots' mean, to 0.01 us) for sim/shapes/hackbench.py --cost-us WRITE_US
 # --read-cost-us READ_US, and the figures it used on stderr.
 #
-# usage: twin/hackbench_cost.py TWIN_RESULT_DIR [WAKE_COST_US]
+# usage: twin/hackbench_cost.py TWIN_RESULT_DIR [WAKE_COST_US [PIPE_WAKE_COST_US]]
 import glob
 import json
 import os
@@ -28,10 +31,17 @@ def fail(msg):
     sys.exit("fairtest: hackbench_cost.py: %s" % msg)
 
 
-if len(sys.argv) not in (2, 3):
-    sys.exit("usage: twin/hackbench_cost.py TWIN_RESULT_DIR [WAKE_COST_US]")
+USAGE = "usage: twin/hackbench_cost.py TWIN_RESULT_DIR [WAKE_COST_US [PIPE_WAKE_COST_US]]"
+if len(sys.argv) not in (2, 3, 4):
+    sys.exit(USAGE)
 d = sys.argv[1]
-wake_cost = float(sys.argv[2]) * 1000 if len(sys.argv) == 3 else 10000.0
+try:
+    wake_cost = float(sys.argv[2]) * 1000 if len(sys.argv) >= 3 else 10000.0
+    pipe_cost = float(sys.argv[3]) * 1000 if len(sys.argv) == 4 else 0.0
+except ValueError:
+    sys.exit(USAGE)
+if wake_cost < 0 or pipe_cost < 0:
+    sys.exit(USAGE)
 per_msg, send_f, recv_f = [], [], []
 for js in sorted(glob.glob(os.path.join(d, "real-*.json"))):
     try:
@@ -64,15 +74,19 @@ for js in sorted(glob.glob(os.path.join(d, "real-*.json"))):
         fail("%s: the hackbench threads did not run in the window" % js)
     # each side's share of the window's hackbench CPU time, less the
     # wake-up costs fairsim adds
-    send_f.append((send - wake_cost * sum(w for _, _, w in threads[half:])) / (recv + send))
-    recv_f.append((recv - wake_cost * sum(w for _, _, w in threads[:half])) / (recv + send))
+    send_w = sum(w for _, _, w in threads[half:])
+    recv_w = sum(w for _, _, w in threads[:half])
+    send_f.append((send - wake_cost * send_w - pipe_cost * recv_w) / (recv + send))
+    recv_f.append((recv - wake_cost * recv_w - pipe_cost * send_w) / (recv + send))
 if not per_msg:
     fail("%s: no real-N.json (a make twin result directory?)" % d)
 m = sum(per_msg) / len(per_msg)
 fs, fr = sum(send_f) / len(send_f), sum(recv_f) / len(recv_f)
 if fs <= 0 or fr <= 0:
-    fail("the wake-ups' cost (%g us each) is more than a side's CPU time" % (wake_cost / 1000))
+    fail("the wake-ups' cost (%g + %g us each) is more than a side's CPU time"
+         % (wake_cost / 1000, pipe_cost / 1000))
 print("hackbench_cost: %d boots: %.2f us a message (a write and a read); of hackbench's CPU "
-      "time, the writes %.1f%%, the reads %.1f%%, the %g us after each wake-up the rest"
-      % (len(per_msg), m, 100 * fs, 100 * fr, wake_cost / 1000), file=sys.stderr)
+      "time, the writes %.1f%%, the reads %.1f%%, the %g us after each wake-up%s the rest"
+      % (len(per_msg), m, 100 * fs, 100 * fr, wake_cost / 1000,
+         " and the waker's %g" % (pipe_cost / 1000) if pipe_cost else ""), file=sys.stderr)
 print("%.2f %.2f" % (m * fs, m * fr))

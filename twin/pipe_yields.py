@@ -14,7 +14,9 @@
 # asked for the switch; the woken thread's name), else "no wake-up" (a
 # tick). Sleeps (S, D) are counted beside them, and each side's runs
 # (switch in to switch out) and the receivers a sender woke in each run it
-# left runnable. fairsim's trace (sim.trace,
+# left runnable, and how far apart a thread's wake-ups in one run are
+# (its sched_waking lines with no switch between: a sender's writes that
+# each found a pipe empty, try_to_wake_up() on its time). fairsim's trace (sim.trace,
 # its threads sender-* and receiver-*) reads too: it writes every
 # preemption as R+, wherever it came.
 #
@@ -31,16 +33,17 @@ if args[:1] == ['--fds']:
     fds, args = int(args[1]), args[2:]
 if not args:
     sys.exit(USAGE)
-ev_re = re.compile(r'-(\d+)\s+\[\d+\] (\S+)\s+([\d.]+): (cr|sched_switch|sched_wakeup): (.*)')
+ev_re = re.compile(r'-(\d+)\s+\[\d+\] (\S+)\s+([\d.]+): (cr|sched_switch|sched_wakeup|sched_waking): (.*)')
 sw_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) prev_prio=\d+ prev_state=(\S+) ==> .* next_pid=(\d+)')
 ra_re = re.compile(r'ra=([^+\s]+)')
 
 
 def count(path):
     """{pid: {(state, caller, flag setter): n}}, {pid: name}, the runs
-    [(pid, us, state, pids woken)], whether it had cr lines"""
+    [(pid, us, state, pids woken)], whether it had cr lines, the gaps
+    [(pid, us)] between a thread's wake-ups in one run"""
     caller, setter, seen, names, cr_seen = {}, {}, {}, {}, False
-    since, woke, runs = {}, {}, []
+    since, woke, runs, waking, gaps = {}, {}, [], {}, []
     for line in open(path):
         m = ev_re.search(line)
         if not m:
@@ -50,6 +53,10 @@ def count(path):
             cr_seen = True
             r = ra_re.search(rest)
             caller[pid] = r.group(1) if r else '?'
+        elif kind == 'sched_waking':
+            if pid in waking:
+                gaps.append((pid, (t - waking[pid]) * 1e6))
+            waking[pid] = t
         elif kind == 'sched_wakeup':
             w = re.search(r'comm=(\S+) pid=(\d+)', rest)
             if w:
@@ -71,9 +78,10 @@ def count(path):
                     runs.append((prev, (t - since[prev]) * 1e6, st, woke.get(prev, [])))
             caller.pop(prev, None)
             setter.pop(prev, None)
+            waking.pop(prev, None)
             since[int(s.group(4))] = t
             woke.pop(int(s.group(4)), None)
-    return seen, names, runs, cr_seen
+    return seen, names, runs, cr_seen, gaps
 
 
 def median(v):
@@ -93,7 +101,7 @@ def woken(why, names, real):
 
 for path in args:
     try:
-        seen, names, runs, cr_seen = count(path)
+        seen, names, runs, cr_seen, gaps = count(path)
     except OSError as e:
         sys.exit("fairtest: pipe_yields.py: %s: %s" % (path, e.strerror))
     if not seen:
@@ -127,6 +135,8 @@ for path in args:
             n = [sum(side_of.get(w) == 'receivers' for w in r[3]) for r in mine if r[2][0] == 'R']
             print("    runs left runnable: receivers woken p50 %d, mean %.1f" %
                   (median(n), sum(n) / max(len(n), 1)))
+            g = [us for pid, us in gaps if side_of.get(pid) == name]
+            print("    wake-ups in one run: %d, p50 %.0f us apart" % (len(g), median(g)))
         for (st, where, why), n in sorted(rows.items(), key=lambda kv: (-kv[1], kv[0])):
             text = {'R+': 'R+ (in %s)' % where, 'R': 'R'}.get(st, st)
             print("    %-40s %6d%s" % (text, n, ", flag set by: %s" % why if why else ''))

@@ -276,6 +276,17 @@ run pipe 2 && expect "bounded pipe: writers block when full, each read wakes one
 	"r['duration_ns'] == 2500000 and t['w-0']['runtime_ns'] == 500000 and \
 	 t['w-0']['wakeups'] == 3 and t['r-0']['runtime_ns'] == 1500000 and t['r-0']['wakeups'] == 1"
 
+# The same pipe with a pipe wake-up costing its waker 0.05 ms
+# (--pipe-wake-cost 50: try_to_wake_up() on the waker's time), paid before
+# its next event. R's reads at 1.0, 1.35 and 1.7 ms each wake W and cost R
+# 0.05 more, W's 3rd, 4th and 5th writes come at those instants, and R's
+# last two reads, which wake nobody, at 2.05 and 2.35. Expect the run to
+# end at 2.65 ms, R with 1.65 ms of run time, W with 0.5 ms and 3 wake-ups.
+run pipe 2 --pipe-wake-cost 50 && expect "pipe wake-up cost: the waker pays each wake-up" \
+	"$out/pipe.json" \
+	"r['duration_ns'] == 2650000 and t['r-0']['runtime_ns'] == 1650000 and \
+	 t['w-0']['runtime_ns'] == 500000 and t['w-0']['wakeups'] == 3 and r['pipe_wake_ns'] == 50000"
+
 # The kernel's pipe in pages (sim/pipe.c): 2 pages of 4 messages. W
 # (CPU 0) fills both by 0.8 ms and blocks; R (CPU 1) reads 3 messages from
 # 1 ms on and stops. No read empties the oldest page, so none frees room:
@@ -445,10 +456,12 @@ if cmp -s "$out/d1.txt" "$out/d3.txt"; then bad "seeds 7 and 8 gave the same rep
 # through the loop (--no-plans): hackbench's pipes on 8 CPUs with the
 # real machine's costs (a wake-up preemption's skipped clock update, the
 # same-nanosecond order of the loop's pass), on the ideal machine,
-# balanced over smt-mc-8, and with --loop-cost (charged where a pass ends,
-# which a plan's steps would skip). Expect report, JSON and trace
+# balanced over smt-mc-8, with --loop-cost (charged where a pass ends,
+# which a plan's steps would skip) and with --pipe-wake-cost (a wake-up is
+# the loop's, never a plan's). Expect report, JSON and trace
 # byte-identical.
-for m in '--cpus 8' '--cpus 8 --ideal' '--topology smt-mc-8' '--cpus 8 --loop-cost 17'; do
+for m in '--cpus 8' '--cpus 8 --ideal' '--topology smt-mc-8' '--cpus 8 --loop-cost 17' \
+	'--cpus 8 --pipe-wake-cost 5'; do
 	for p in '' --no-plans; do
 		"$sim" --seed 1 --duration 0.5 $m $p --json "$out/p$p.json" --trace "$out/p$p.trace" \
 			"$top/fixtures/workloads/cyclictest-hackbench.json" >"$out/p$p.txt" 2>&1

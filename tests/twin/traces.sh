@@ -21,16 +21,20 @@ out=$(cd "$out" && pwd)
 # receiver with the N flag and is switched away at its return (R); in its
 # next write it wakes the receiver without the flag, a tick sets it, and
 # it is switched at mutex_lock()'s cond_resched() (R+); then it sleeps in
-# D. The receiver sleeps once in S.
+# D. The receiver sleeps once in S. The sender's wake-ups begin with a
+# sched_waking line: one in its first run, two 5 us apart in its second.
 cat >"$out/yields.trace" <<'EOF'
 # tracer: nop
        hackbench-11      [000] .....     1.000000: pw: (pipe_write+0x4/0x650)
        hackbench-11      [000] .....     1.000001: cr: (__cond_resched+0x4/0x70) ra=mutex_lock+0x12/0x30
+       hackbench-11      [000] d..3.     1.000003: sched_waking: comm=hackbench pid=10 prio=120 target_cpu=000
        hackbench-11      [000] dN.3.     1.000005: sched_wakeup: comm=hackbench pid=10 prio=120 target_cpu=000
        hackbench-11      [000] d..2.     1.000009: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=hackbench next_pid=10 next_prio=120
        hackbench-10      [000] .....     1.000010: pr: (pipe_read+0x4/0x650)
        hackbench-10      [000] d..2.     1.000015: sched_switch: prev_comm=hackbench prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=hackbench next_pid=11 next_prio=120
+       hackbench-11      [000] d..3.     1.000016: sched_waking: comm=hackbench pid=10 prio=120 target_cpu=000
        hackbench-11      [000] .....     1.000020: pw: (pipe_write+0x4/0x650)
+       hackbench-11      [000] d..3.     1.000021: sched_waking: comm=hackbench pid=10 prio=120 target_cpu=000
        hackbench-11      [000] d..3.     1.000021: sched_wakeup: comm=hackbench pid=10 prio=120 target_cpu=000
        hackbench-11      [000] .N...     1.000022: cr: (__cond_resched+0x4/0x70) ra=mutex_lock+0x12/0x30
        hackbench-11      [000] d..2.     1.000023: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=R+ ==> next_comm=hackbench next_pid=10 next_prio=120
@@ -60,6 +64,10 @@ checks() {
 	check "pipe_yields.py: a sender's runs, the receivers woken in each" \
 		'echo "$yl" | grep -q "^    runs: p50 10 us, mean 9 us$" &&
 		 echo "$yl" | grep -q "^    runs left runnable: receivers woken p50 1, mean 1.0$"'
+	# Expect one gap between wake-ups, the second run's 5 us: none from the
+	# first run's wake-up to the second run's, a switch between.
+	check "pipe_yields.py: wake-ups in one run, how far apart" \
+		'echo "$yl" | grep -q "^    wake-ups in one run: 1, p50 5 us apart$"'
 	python3 "$1/pipe_yields.py" "$out/none" >"$out/none.err" 2>&1
 	rc=$?
 	check "pipe_yields.py: no such trace: one line, non-zero" \
