@@ -20,7 +20,7 @@ static void usage(void)
 		"               [--timer-slack US] [--wake-cost US] [--idle-exit US]\n"
 		"               [--wake-preempt US] [--futex-wake-cost US] [--loop-cost US]\n"
 		"               [--tick-preempt US] [--hrtick-preempt US] [--hrtick-arm US]\n"
-		"               [--ideal]\n"
+		"               [--tick-cost US] [--ideal]\n"
 		"               [--no-check] [--no-plans] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
 		"               [--duration S] [--json FILE] [--quiet]\n"
@@ -76,6 +76,7 @@ static ft_u64 *cost_of(struct sim_opts *o, const char *opt)
 		{ "--tick-preempt", offsetof(struct sim_opts, tick_preempt_ns) },
 		{ "--hrtick-preempt", offsetof(struct sim_opts, hrtick_preempt_ns) },
 		{ "--hrtick-arm", offsetof(struct sim_opts, hrtick_arm_ns) },
+		{ "--tick-cost", offsetof(struct sim_opts, tick_cost_ns) },
 		{ "--futex-wake-cost", offsetof(struct sim_opts, futex_wake_ns) },
 		{ "--loop-cost", offsetof(struct sim_opts, loop_cost_ns) },
 	};
@@ -238,7 +239,8 @@ int main(int argc, char **argv)
 			o.islands = true;
 		} else if (!strcmp(a, "--ideal")) {
 			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = o.wake_preempt_ns = o.futex_wake_ns =
-				o.loop_cost_ns = o.tick_preempt_ns = o.hrtick_preempt_ns = o.hrtick_arm_ns = 0;
+				o.loop_cost_ns = o.tick_preempt_ns = o.hrtick_preempt_ns = o.hrtick_arm_ns =
+				o.tick_cost_ns = 0;
 		} else if (a[0] == '-' && a[1] == '-' && !v) {
 			usage();
 			return bad("option needs a value:", a);
