@@ -38,6 +38,7 @@ WAKE_PREEMPT ?=
 TICK_PREEMPT ?=
 HRTICK_PREEMPT ?=
 HRTICK_ARM ?=
+TICK_COST ?=
 FUTEX_WAKE_COST ?=
 UNLOCK_WAKE_COST ?=
 PIPE_WAKE_COST ?=
@@ -142,7 +143,7 @@ SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
 	   $(if $(WAKE_PREEMPT),--wake-preempt $(WAKE_PREEMPT)) \
 	   $(if $(TICK_PREEMPT),--tick-preempt $(TICK_PREEMPT)) \
 	   $(if $(HRTICK_PREEMPT),--hrtick-preempt $(HRTICK_PREEMPT)) \
-	   $(if $(HRTICK_ARM),--hrtick-arm $(HRTICK_ARM)) \
+	   $(if $(HRTICK_ARM),--hrtick-arm $(HRTICK_ARM)) $(if $(TICK_COST),--tick-cost $(TICK_COST)) \
 	   $(if $(FUTEX_WAKE_COST),--futex-wake-cost $(FUTEX_WAKE_COST)) $(if $(LOOP_COST),--loop-cost $(LOOP_COST)) \
 	   $(if $(UNLOCK_WAKE_COST),--unlock-wake-cost $(UNLOCK_WAKE_COST)) \
 	   $(if $(PIPE_WAKE_COST),--pipe-wake-cost $(PIPE_WAKE_COST))
@@ -338,7 +339,8 @@ help:
 	@echo '              (0); docs/fidelity-pipe.md'
 	@echo '  TICK_PREEMPT=us  a busy CPU'"'"'s delay from its tick'"'"'s handler to the switch the'
 	@echo '              tick asks for (0); HRTICK_PREEMPT=us: from its hrtick'"'"'s (0); HRTICK_ARM=us:'
-	@echo '              from a switch to its slice'"'"'s timer armed (7.2+, 0); docs/fidelity-differences.md'
+	@echo '              from a switch to its slice'"'"'s timer armed (7.2+, 0); TICK_COST=us: a tick'"'"'s'
+	@echo '              handler, of the CPU time of the task it interrupts (0); docs/fidelity-differences.md'
 	@echo '  IDEAL=1     none of those costs: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
@@ -351,7 +353,7 @@ help:
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
 	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, TICK_PREEMPT, HRTICK_PREEMPT,'
-	@echo '              HRTICK_ARM, IDEAL: fairsim'"'"'s side), and:'
+	@echo '              HRTICK_ARM, TICK_COST, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
 	@echo '  CALIBRATE=1 make twin: fairsim rerun with the idle exit, wake-up preemption and wake cost'
 	@echo '              the real boots measured (twin/calibrate.py; where a task broadcasts, the futex'

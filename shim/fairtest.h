@@ -209,6 +209,10 @@ void ft_set_tick_preempt(ft_u64 tick_ns, ft_u64 hrtick_ns);
 /* From 7.2, a slice's timer armed on the way out of schedule() expires
  * @ns later than the pick asked for; 0 (the default): none. */
 void ft_set_hrtick_arm(ft_u64 ns);
+/* A busy CPU's periodic tick in the event loop (ft_run_for()) lengthens the
+ * running task's budget of exec time by @ns, its handler's time charged to
+ * it; 0 (the default): none. */
+void ft_set_tick_cost(ft_u64 ns);
 bool ft_tick_stopped(int cpu);	/* nohz: idle with its tick stopped */
 /*
  * The preemption model (kernel/Kconfig.preempt): where a task inside the

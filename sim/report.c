@@ -244,6 +244,9 @@ void sim_report_text(FILE *f, struct sim_run *run)
 		fprintf(f, "fairsim: and from a tick's / hrtick's handler to the switch it asks for "
 			"%.3g / %.3g us, from a switch to its slice's timer armed %.3g us\n",
 			o->tick_preempt_ns / 1e3, o->hrtick_preempt_ns / 1e3, o->hrtick_arm_ns / 1e3);
+	if (o->tick_cost_ns)
+		fprintf(f, "fairsim: and a tick's handler %.3g us of the CPU time of the task it "
+			"interrupts\n", o->tick_cost_ns / 1e3);
 	if (run->w->ignored[0])
 		fprintf(f, "fairsim: ignored (not modelled): %s\n", run->w->ignored);
 tables:
@@ -375,6 +378,8 @@ int sim_report_json(const char *path, struct sim_run *run)
 			json_object_object_add(root, "hrtick_preempt_ns", num(o->hrtick_preempt_ns));
 			json_object_object_add(root, "hrtick_arm_ns", num(o->hrtick_arm_ns));
 		}
+		if (o->tick_cost_ns)
+			json_object_object_add(root, "tick_cost_ns", num(o->tick_cost_ns));
 	}
 	json_object_object_add(root, "ignored", list(run->w->ignored));
 	json_object_object_add(root, "left_out", list(run->w->left_out));

@@ -27,7 +27,9 @@
 #   hexp lines of twin/events/timer-7.3.events and the like; fairsim's
 #   sim.trace: the 4 ms grid from 0), and B's pieces: a preempting
 #   wake-up to the switch, switch-out to the wake-up (its sleep), its burst
-#   (CPU time from wake-up to sleep). Without deqs lines only these parts.
+#   (CPU time from wake-up to sleep), the means of those two and of B's
+#   wake-up to the next, and its bursts with a tick in its run and without
+#   (the same ticks). Without deqs lines only these parts.
 # docs/fidelity-differences.md uses it for the sleeper on 7.3.
 #
 # usage: twin/tick_runs.py A B TRACE...
@@ -51,6 +53,10 @@ def q(xs, f):
     return round(quantile(xs, f)) if xs else "-"
 
 
+def mean(xs):
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
 def qs(xs):
     return "%s/%s/%s" % (q(xs, .1), q(xs, .5), q(xs, .9))
 
@@ -65,6 +71,7 @@ for path in sys.argv[3:]:
     waited = delayed = pend = None
     off = None      # the trace clock at a tick, less a multiple of 4 ms
     since_tick, pieces, out, burst, on = [], {"wake": [], "sleep": [], "burst": []}, None, 0, None
+    ticked, by_tick = False, {True: [], False: []}
     for line in lines:
         m = ev_re.search(line)
         if not m:
@@ -93,7 +100,7 @@ for path in sys.argv[3:]:
         elif ev == "sched_wakeup":
             c = re.search(r'comm=(\S+) pid=(\d+)', rest)
             if c and named(c.group(1), b):
-                bpid, state, burst = c.group(2), "Q", 0
+                bpid, state, burst, ticked = c.group(2), "Q", 0, False
                 if out is not None:
                     pieces["sleep"].append(t - out)
                 wakes.append(t)
@@ -122,14 +129,25 @@ for path in sys.argv[3:]:
                 on = t
             if named(prev, b) and on is not None:
                 burst += t - on
+                if off is not None:
+                    ticked |= (on + off) // 4000 != (t + off) // 4000
                 if not st.startswith("R"):
                     pieces["burst"].append(burst)
+                    if off is not None:
+                        by_tick[ticked].append(burst)
                     out = t
             running = "A" if named(nxt, a) else "B" if named(nxt, b) else None
     print("%s: %s's preempting wake-up to the switch p50 %s us; sleep, switch-out to wake-up, "
           "p10/p50/p90 %s; burst %s" % (path, b, q(pieces["wake"], .5), qs(pieces["sleep"]),
                                         qs(pieces["burst"])))
+    if len(wakes) > 1:
+        print("%s: means, us: %s's wake-up to the next %.1f (%d), sleep %.1f, burst %.1f" % (
+            path, b, (wakes[-1] - wakes[0]) / (len(wakes) - 1), len(wakes), mean(pieces["sleep"]),
+            mean(pieces["burst"])))
     if off is not None:
+        print("%s: %s's burst with a tick in its run p10/p50/p90 %s (%d), without %s (%d)" % (
+            path, b, qs(by_tick[True]), len(by_tick[True]), qs(by_tick[False]),
+            len(by_tick[False])))
         print("%s: %s's preempting wake-ups by us since the last tick, 50 us bins to 1000: %s" % (
             path, b, " ".join(str(sum(1 for x in since_tick if int(x // 50) == i)) for i in range(20))))
     if not err:

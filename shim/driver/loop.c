@@ -39,6 +39,32 @@ static void tick_once(int cpu)
 	ft_resched_pending();
 }
 
+static u64 tick_cost;	/* ft_set_tick_cost() */
+
+void ft_set_tick_cost(u64 ns)
+{
+	tick_cost = ns;
+}
+
+/*
+ * The loop's tick ran its handler on the task it interrupted: that task's
+ * work (its budget of exec time) ends @tick_cost later, the handler's time
+ * charged to it as a kernel without IRQ_TIME_ACCOUNTING does.
+ */
+static void tick_charge(int cpu)
+{
+	struct task_struct *p = cpu_rq(cpu)->curr;
+	struct ft_task *t;
+
+	if (!tick_cost || is_idle_task(p))
+		return;
+	t = &ft_m.tasks[p->pid];
+	if (!t->driven || t->run_until_exec >= U64_MAX - tick_cost)
+		return;
+	t->run_until_exec += tick_cost;
+	ft_task_budget_changed(t);
+}
+
 int ft_tick(int cpu)
 {
 	ft_op_begin1("tick", cpu);
@@ -344,6 +370,7 @@ static void run_events(bool first)
 		}
 		ft_m.next_tick[cpu] += TICK_NSEC;
 		ft_tick(cpu);
+		tick_charge(cpu);
 	}
 }
 

@@ -988,11 +988,40 @@ else
 	bad "--hrtick-arm: failed without one line naming it: $(head -c 200 "$out/arm5.err")"
 fi
 
+# --tick-cost on the sleeper, one CPU, 0.5 s: a tick's handler is charged
+# to the task it interrupts, whose work ends that much later. Expect the
+# header to name it, and B's bursts (CPU time from wake-up to sleep) with
+# a tick in their run, p50, 9 us longer than those without
+# (twin/tick_runs.py), where without the option both are one length.
+tc_p50() {
+	python3 "$top/twin/tick_runs.py" A B "$1" 2>/dev/null |
+		sed -n 's|.*with a tick in its run p10/p50/p90 [0-9-]*/\([0-9-]*\)/.*without [0-9-]*/\([0-9-]*\)/.*|\1 \2|p'
+}
+if "$sim" --cpus 1 --duration 0.5 --seed 1 --trace "$out/tc0.trace" "$w" >/dev/null 2>&1 &&
+	"$sim" --cpus 1 --duration 0.5 --seed 1 --tick-cost 9 --trace "$out/tc9.trace" "$w" \
+		>"$out/tc9.out" 2>&1; then
+	read -r t0 n0 <<-EOF
+	$(tc_p50 "$out/tc0.trace")
+	EOF
+	read -r t9 n9 <<-EOF
+	$(tc_p50 "$out/tc9.trace")
+	EOF
+	if ! grep -q "a tick's handler 9 us" "$out/tc9.out"; then
+		bad "--tick-cost: the header does not name it"
+	elif [ -z "$n9" ] || [ "$t0" != "$n0" ] || [ "$t9" != "$((n9 + 9))" ]; then
+		bad "--tick-cost: B's burst p50 with a tick / without: ${t0:-?} / ${n0:-?} us, with 9 us a tick: ${t9:-?} / ${n9:-?}"
+	else
+		ok "--tick-cost: B's bursts with a tick in them 9 us longer ($t9 / $n9 us)"
+	fi
+else
+	bad "--tick-cost: fairsim failed: $(head -c 200 "$out/tc9.out")"
+fi
+
 # Bad command lines: one line each, non-zero exit.
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
 	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
 	"--timer-slack -1" "--wake-cost x" "--idle-exit 1e12" "--wake-preempt -" \
-	"--tick-preempt -5" "--hrtick-preempt x" "--hrtick-arm 1e10" \
+	"--tick-preempt -5" "--hrtick-preempt x" "--hrtick-arm 1e10" "--tick-cost -1" \
 	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
