@@ -805,6 +805,7 @@ static void behave(int id, void *ctx)
 	struct sim_run *run = ctx;
 	struct sim_task *t = sim_task_of(run, id);
 	ft_u64 now = ft_now();	/* the loop's: it stands still while the engine steps */
+	unsigned long switches = run->switches;
 
 	if (!t) {
 		ft_task_run_budget(id, SIM_MAX_NS, 0);
@@ -824,10 +825,12 @@ static void behave(int id, void *ctx)
 		}
 		if (step(run, t) == STAY)
 			return;
-		if (!ft_task_on_cpu(id)) {	/* a wake-up we made preempted us */
+		/* a wake-up we made preempted us: only a switch takes a CPU's curr away */
+		if (run->switches != switches && !ft_task_on_cpu(id)) {
 			ft_task_run_budget(id, 0, 0);
 			return;
 		}
+		switches = run->switches;
 	}
 }
 
@@ -837,6 +840,8 @@ static void observe(const struct ft_obs *o, void *ctx)
 	struct sim_run *run = ctx;
 	struct sim_task *t;
 
+	if (o->kind == FT_OBS_SWITCH)
+		run->switches++;
 	if (o->kind == FT_OBS_SWITCH && run->nr_planners && o->prev_pid > 0 &&
 	    (t = sim_task_of(run, o->prev_pid)) && t->plan_n)
 		sim_plan_end(run, t);

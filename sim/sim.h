@@ -330,6 +330,7 @@ struct sim_run {
 	FILE *trace;
 	struct sim_an an;	/* what the tables report */
 	unsigned long zero_time_steps;
+	unsigned long switches;	/* the observer's count: only a switch takes a curr away */
 	/* unreasonable idle per CPU, [nr_cpus] the total (idle.c's buckets) */
 	struct ft_idle_stats idle[FT_MAX_CPUS + 1];
 	char domains[32];	/* CPU 0's levels, "SMT,MC"; "" = none */
