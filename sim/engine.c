@@ -489,9 +489,12 @@ static enum step pipe_io(struct sim_run *run, struct sim_task *t, const struct s
 {
 	int r = e->res, writers = run->w->nr_res + 1 + r;
 	struct sim_pipe *p = &run->pipes[r];
-	bool write = e->kind == SIM_PIPE_WRITE, was_empty = !run->fill[r];
-	bool was_full = sim_pipe_full(run->w, p), freed;
+	bool write, was_empty, was_full, freed;
 
+	sim_plans_catch_up_pipe(run, r);
+	write = e->kind == SIM_PIPE_WRITE;
+	was_empty = !run->fill[r];
+	was_full = sim_pipe_full(run->w, p);
 	if (write ? !sim_pipe_writable(run->w, p, retry) : was_empty) {
 		enqueue(run, write ? writers : r, t);
 		sim_plans_check(run, r);
@@ -575,6 +578,7 @@ static enum step pipe_locked_io(struct sim_run *run, struct sim_task *t,
 	bool write = e->kind == SIM_PIPE_WRITE;
 	struct sim_pipe *p = &run->pipes[r];
 
+	sim_plans_catch_up_pipe(run, r);	/* none: the mutex turns plans off */
 	if (t->state == 4)
 		return pipe_locked_done(run, t, e);
 	if (!sim_pipe_lock(p, idx_of(run, t), at == 0)) {
@@ -810,13 +814,14 @@ static void behave(int id, void *ctx)
 	struct sim_run *run = ctx;
 	struct sim_task *t = sim_task_of(run, id);
 	ft_u64 now = ft_now();	/* the loop's: it stands still while the engine steps */
+	unsigned long switches = run->switches;
 
 	if (!t) {
 		ft_task_run_budget(id, SIM_MAX_NS, 0);
 		return;
 	}
-	if (run->nr_planners && run->plan_next <= now)
-		sim_plans_catch_up(run);
+	if (t->plan_n && run->plan_next <= now)
+		sim_plans_catch_up(run);	/* its own steps: where it is in its program */
 	if (now != run->last_now) {
 		run->last_now = now;
 		run->zero_time_steps = 0;
@@ -829,10 +834,12 @@ static void behave(int id, void *ctx)
 		}
 		if (step(run, t) == STAY)
 			return;
-		if (!ft_task_on_cpu(id)) {	/* a wake-up we made preempted us */
+		/* a wake-up we made preempted us: only a switch takes a CPU's curr away */
+		if (run->switches != switches && !ft_task_on_cpu(id)) {
 			ft_task_run_budget(id, 0, 0);
 			return;
 		}
+		switches = run->switches;
 	}
 }
 
@@ -842,6 +849,8 @@ static void observe(const struct ft_obs *o, void *ctx)
 	struct sim_run *run = ctx;
 	struct sim_task *t;
 
+	if (o->kind == FT_OBS_SWITCH)
+		run->switches++;
 	if (o->kind == FT_OBS_SWITCH && run->nr_planners && o->prev_pid > 0 &&
 	    (t = sim_task_of(run, o->prev_pid)) && t->plan_n)
 		sim_plan_end(run, t);

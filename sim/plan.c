@@ -19,10 +19,13 @@
  * plan that ran out of room grows as it is taken. The steps are taken
  * late, in closed form: a step planned at an exec time happened when the
  * task's exec time reached it. Whoever could tell the
- * difference brings the plans up to now first: every step of the engine
- * (behave(), and so the pipe operations of the others) and the switch
+ * difference brings the plans up to now first: the loop's pipe operation
+ * on a pipe some plan has steps on (engine.c, pipe_io()), the planning
+ * task's own step (behave(): its place in its program), and the switch
  * away from a planning task, which also ends its plan: a task plans
  * only while it runs, the only time its exec time grows with the clock.
+ * A plan made while due steps of others wait counts them as planned:
+ * taken, they would leave as much room and as many messages or more.
  *
  * A step is planned only if it cannot block or wake whatever comes
  * between: a write counts every planned write of the pipe as done and no

@@ -335,6 +335,7 @@ struct sim_run {
 	FILE *trace;
 	struct sim_an an;	/* what the tables report */
 	unsigned long zero_time_steps;
+	unsigned long switches;	/* the observer's count: only a switch takes a curr away */
 	/* unreasonable idle per CPU, [nr_cpus] the total (idle.c's buckets) */
 	struct ft_idle_stats idle[FT_MAX_CPUS + 1];
 	char domains[32];	/* CPU 0's levels, "SMT,MC"; "" = none */
@@ -353,6 +354,12 @@ void sim_run_free(struct sim_run *run);
 bool sim_plan(struct sim_run *run, struct sim_task *t, ft_u64 ns);	/* @t starts a run of @ns */
 bool sim_plan_retry(struct sim_run *run, struct sim_task *t, ft_u64 cost);	/* woken: its cost */
 void sim_plans_catch_up(struct sim_run *run);	/* the steps due by now taken */
+/* inline: asked before each pipe operation of the loop; pipe @r's steps due taken */
+static inline void sim_plans_catch_up_pipe(struct sim_run *run, int r)
+{
+	if (run->nr_planners && (run->plan_w[r] || run->plan_r[r]) && run->plan_next <= ft_now())
+		sim_plans_catch_up(run);
+}
 void sim_plans_check(struct sim_run *run, int res);	/* after the loop's own step on pipe @res */
 void sim_plan_end(struct sim_run *run, struct sim_task *t);	/* a switch away from @t */
 struct sim_task *sim_task_of(struct sim_run *run, int id);	/* NULL: not ours */

@@ -26,7 +26,8 @@ void sim_samples_add(struct sim_samples *s, ft_u64 ns)
 /*
  * Sorted by bytes, lowest first (LSD radix): a 130 s run keeps millions
  * of samples, where qsort's comparisons were a few percent of the run.
- * Only the bytes the largest sample has are passes; an array already in
+ * Only the bytes the largest sample has are passes, and of those only
+ * the bytes whose value differs between samples; an array already in
  * order (a definition with one instance, merged by report.c) is left as
  * it is.
  */
@@ -50,6 +51,8 @@ void sim_samples_sort(struct sim_samples *s)
 
 		for (i = 0; i < s->n; i++)
 			at[a[i] >> shift & 0xff]++;
+		if (at[a[0] >> shift & 0xff] == s->n)
+			continue;	/* one value of this byte: the pass would copy */
 		for (int d = 0; d < 256; d++) {
 			size_t c = at[d];
 

@@ -541,8 +541,11 @@ static void audit_task_scan(int id, int cpu, bool resync, u64 locked)
 			      "task %d dequeued on cpu %d unseen by cpu %d's check", p->pid, t->cpu, cpu);
 }
 
-/* One task, as this CPU's check sees it; @queued counts the rq's tasks. */
-static void check_task(int id, int cpu, struct members *members, int n,
+/*
+ * One task, as this CPU's check sees it; @queued counts the rq's tasks.
+ * Inline: a check visits about as many as its CPU has.
+ */
+static __always_inline void check_task(int id, int cpu, struct members *members, int n,
 		       unsigned int *queued)
 {
 	struct ft_task *t = &ft_m.tasks[id];
