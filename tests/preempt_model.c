@@ -29,19 +29,28 @@ static ft_u64 until_switch(ft_u64 limit)
 }
 
 /*
+ * Two CPU-bound tasks in model @model, HRTICK off, run from a switch on;
+ * the length of one run in user space, the next one's task now curr.
+ */
+static ft_u64 two_tasks(struct kunit *test, int model)
+{
+	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(model), 0);
+	ft_test_features(test, "!HRTICK", NULL);
+	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
+	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
+	until_switch(LONG_NS);
+	until_switch(LONG_NS);
+	return until_switch(LONG_NS);
+}
+
+/*
  * Two CPU-bound tasks, in model @model; the length of a run in user space
  * (*@user), then of the next one's, whose task is inside the kernel from
  * its start, at most LONG_NS. The task that was inside is *@in.
  */
 static ft_u64 run_inside(struct kunit *test, int model, ft_u64 *user, int *in)
 {
-	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(model), 0);
-	ft_test_features(test, "!HRTICK", NULL);
-	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
-	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
-	until_switch(LONG_NS);		/* from a switch on */
-	until_switch(LONG_NS);
-	*user = until_switch(LONG_NS);
+	*user = two_tasks(test, model);
 	*in = ft_curr(0);
 	KUNIT_ASSERT_EQ(test, ft_task_set_kernel(*in, true), 0);
 	return until_switch(LONG_NS);
@@ -128,13 +137,7 @@ static void lazy_switches_at_user_return(struct kunit *test)
 	int in;
 
 	skip_without_lazy(test);
-	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(FT_PREEMPT_LAZY), 0);
-	ft_test_features(test, "!HRTICK", NULL);
-	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
-	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
-	until_switch(LONG_NS);
-	until_switch(LONG_NS);
-	user = until_switch(LONG_NS);
+	user = two_tasks(test, FT_PREEMPT_LAZY);
 	in = ft_curr(0);
 	KUNIT_ASSERT_EQ(test, ft_task_set_kernel(in, true), 0);
 	ft_run_for(user + ft_tick_nsec() / 2);
@@ -208,13 +211,7 @@ static void resched_asked_again_inside_preempts_there(struct kunit *test)
 	ft_u64 user, tick = ft_tick_nsec(), inside;
 	int in;
 
-	KUNIT_ASSERT_EQ(test, ft_set_preempt_model(FT_PREEMPT_FULL), 0);
-	ft_test_features(test, "!HRTICK", NULL);
-	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
-	KUNIT_ASSERT_GT(test, ft_test_fork(test, 0, 0), 0);
-	until_switch(LONG_NS);
-	until_switch(LONG_NS);
-	user = until_switch(LONG_NS);
+	user = two_tasks(test, FT_PREEMPT_FULL);
 	KUNIT_ASSERT_LT(test, user, LONG_NS);
 	in = ft_curr(0);
 	ft_set_tick_preempt(tick * 3 / 2, 0);

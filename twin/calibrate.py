@@ -141,6 +141,14 @@ def unlocks(task):
     return isinstance(task, list) and any(unlocks(v) for v in task)
 
 
+def rtapp_of(reals):
+    """The file rt-app ran, rtapp.json beside the boots; None without it."""
+    try:
+        return json.load(open(os.path.join(os.path.dirname(reals[0][0]), "rtapp.json")))
+    except (OSError, ValueError):
+        return None
+
+
 def by_unlocks(sim, reals):
     """--unlock-wake-cost from the short segments of the mutex's user that
     wakes no condition with the most of them that woke one of its kind
@@ -148,9 +156,8 @@ def by_unlocks(sim, reals):
     less that of those that woke nobody (the mean of the middle half,
     segment_costs.mid_mean()), as (us, option, what it came
     from). None without both."""
-    try:
-        rtapp = json.load(open(os.path.join(os.path.dirname(reals[0][0]), "rtapp.json")))
-    except (OSError, ValueError):
+    rtapp = rtapp_of(reals)
+    if rtapp is None:
         return None
     best = None
     for name in sim.get("by_task", {}):
@@ -184,9 +191,8 @@ def by_segments(sim, reals, unlock):
     wakes one more at @unlock us (--unlock-wake-cost, None: the futex
     wake's), which the fit's rest holds beyond the slope: the loop cost
     is that rest less the wake cost and the difference."""
-    try:
-        rtapp = json.load(open(os.path.join(os.path.dirname(reals[0][0]), "rtapp.json")))
-    except (OSError, ValueError):
+    rtapp = rtapp_of(reals)
+    if rtapp is None:
         return None
     best = None
     for name in sim.get("by_task", {}):

@@ -46,15 +46,19 @@ def window(path):
         return None
 
 
+def trace_lines(path):
+    """The trace's lines and its window (window())."""
+    try:
+        return open(path).read().splitlines(), window(path)
+    except OSError as e:
+        sys.exit("fairtest: segment_costs.py: %s: %s" % (path, e.strerror))
+
+
 def segments(path, task):
     """{tasks woken: [segment lengths, us]} of TASK's segments in one trace
     that ended asleep (twin/calibrate.py pools them over boots)."""
     task_re = re.compile(re.escape(task) + r'(-\d+)?$')
-    try:
-        lines = open(path).read().splitlines()
-    except OSError as e:
-        sys.exit("fairtest: segment_costs.py: %s: %s" % (path, e.strerror))
-    win = window(path)
+    lines, win = trace_lines(path)
     on = {}          # CPU -> (pid, comm, since, wake-ups made)
     by = collections.defaultdict(list)
     for line in lines:
@@ -95,11 +99,7 @@ def by_context(path, task):
     Only a real trace has those flags: fairsim's wakes a timer's sleeper
     with the running task's flags, at no cost to it."""
     task_re = re.compile(re.escape(task) + r'(-\d+)?$')
-    try:
-        lines = open(path).read().splitlines()
-    except OSError as e:
-        sys.exit("fairtest: segment_costs.py: %s: %s" % (path, e.strerror))
-    win = window(path)
+    lines, win = trace_lines(path)
     on = {}          # CPU -> (pid, comm, since, [own, other, interrupt])
     by = collections.defaultdict(list)
     for line in lines:

@@ -20,9 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 wl=$top/fixtures/workloads
 tap_name=twin-calibrate
 . "$top/tests/twin/tap.sh"
-rm -rf "$out"
-mkdir -p "$out" || exit 1
-out=$(cd "$out" && pwd)
+fresh_out
 case $fairsim in /*) ;; *) fairsim=$(pwd)/$fairsim ;; esac
 
 # boots DIR FILE OPTIONS: DIR/real-1, real-2 (seeds 1, 2 at OPTIONS) and

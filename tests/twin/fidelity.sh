@@ -18,9 +18,7 @@ out=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tap_name=twin-fidelity
 . "$top/tests/twin/tap.sh"
-rm -rf "$out"
-mkdir -p "$out/bin"
-out=$(cd "$out" && pwd)
+fresh_out bin
 # The fake make holds at most 30 s; its sleeps do not keep the run's lock.
 cat >"$out/bin/make" <<MAKE
 #!/bin/sh

@@ -20,9 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=$top/twin/kernel.sh
 tap_name=twin-kernel
 . "$top/tests/twin/tap.sh"
-rm -rf "$out"
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+fresh_out
 
 # bad NAME EXPECT CMD...: CMD fails with one line on stderr matching EXPECT
 # (besides the line that says a build starts).

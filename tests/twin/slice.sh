@@ -19,9 +19,7 @@ wl=$top/fixtures/workloads
 tap_name=twin-slice
 . "$top/tests/twin/tap.sh"
 skipped=0
-rm -rf "$out"
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+fresh_out
 
 # ---- the map ----
 python3 "$top/twin/workload.py" "$wl/cyclictest-rtapp.json" 5 "$out/crt.json" >/dev/null 2>"$out/crt.err"

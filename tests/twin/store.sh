@@ -18,9 +18,7 @@ out=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tap_name=twin-store
 . "$top/tests/twin/tap.sh"
-rm -rf "$out"
-mkdir -p "$out" || exit 1
-out=$(cd "$out" && pwd)
+fresh_out
 
 # fake SRC WRITER BOOTS: a run's result dir with BOOTS boots of WRITER
 fake() {

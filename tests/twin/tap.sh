@@ -9,6 +9,9 @@ ok() { echo "ok - $tap_name: $1"; passed=$((passed + 1)); }
 not_ok() { echo "not ok - $tap_name: $1"; failed=$((failed + 1)); }
 # check WHAT EXPR: ok when the shell expression EXPR holds
 check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+# fresh_out [SUBDIR]: the script's OUTDIR $out emptied, made (with
+# SUBDIR in it) and absolute; the script ends if it cannot be made
+fresh_out() { rm -rf "$out" && mkdir -p "$out/${1:-}" && out=$(cd "$out" && pwd) || exit 1; }
 
 # mutants GLOB FUNC: each patch fixtures/mutants/twin/GLOB.patch (of
 # twin/; its "caught-by:" line names checks by the start of their titles,

@@ -13,9 +13,7 @@ out=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tap_name=twin-traces
 . "$top/tests/twin/tap.sh"
-rm -rf "$out"
-mkdir -p "$out" || exit 1
-out=$(cd "$out" && pwd)
+fresh_out
 
 # hackbench -f 1: pid 10 the receiver, 11 the sender. The sender wakes the
 # receiver with the N flag and is switched away at its return (R); in its
