@@ -178,6 +178,17 @@ static ft_u64 slack(const struct sim_opts *o, ft_u64 when)
 	return next_tick <= when + o->timer_slack_ns ? next_tick : when + o->timer_slack_ns;
 }
 
+/*
+ * A sleep or timer of rt-app's, due at @when: its hrtimer expires (slack())
+ * and its handler wakes the task --timer-wake later, the path from the
+ * handler to the wake-up that the model's timer has not. The wake-up's own
+ * costs (--idle-exit, --wake-preempt, --wake-cost) count from there.
+ */
+static ft_u64 expiry(const struct sim_opts *o, ft_u64 when)
+{
+	return slack(o, when) + o->timer_wake_ns;
+}
+
 static enum step sleep_until(struct sim_run *run, struct sim_task *t, ft_u64 when)
 {
 	t->cost_due = true;
@@ -402,7 +413,7 @@ static enum step timer(struct sim_run *run, struct sim_task *t, const struct sim
 	/* the first use starts the timer; a missed expiry does not sleep */
 	*next = *next ? *next + e->ns : now + e->ns;
 	if (*next > now)
-		return sleep_until(run, t, slack(run->o, *next));
+		return sleep_until(run, t, expiry(run->o, *next));
 	if (!e->absolute)
 		*next = now;
 	return NEXT;
@@ -630,7 +641,7 @@ static enum step start(struct sim_run *run, struct sim_task *t, const struct sim
 		ft_task_run_budget(t->id, SIM_MAX_NS, ft_now() + e->ns);
 		return STAY;
 	case SIM_SLEEP:
-		return sleep_until(run, t, slack(run->o, ft_now() + e->ns));
+		return sleep_until(run, t, expiry(run->o, ft_now() + e->ns));
 	case SIM_TIMER:
 		return timer(run, t, e);
 	case SIM_LOCK:

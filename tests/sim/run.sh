@@ -1017,11 +1017,35 @@ else
 	bad "--tick-cost: fairsim failed: $(head -c 200 "$out/tc9.out")"
 fi
 
+# --timer-wake on the sleeper, one CPU, 0.5 s: a sleep timer's handler
+# wakes its task that much after the expiry. Expect the header to name it,
+# and B's sleep (switch-out to wake-up, twin/tick_runs.py), p50, 10 us
+# longer with --timer-wake 10 than without (1050 us: the sleep and the
+# slack).
+tw_p50() {
+	python3 "$top/twin/tick_runs.py" A B "$1" 2>/dev/null |
+		sed -n 's|.*sleep, switch-out to wake-up, p10/p50/p90 [0-9-]*/\([0-9-]*\)/.*|\1|p'
+}
+if "$sim" --cpus 1 --duration 0.5 --seed 1 --timer-wake 10 --trace "$out/tw10.trace" "$w" \
+	>"$out/tw10.out" 2>&1; then
+	s0=$(tw_p50 "$out/tc0.trace")
+	s10=$(tw_p50 "$out/tw10.trace")
+	if ! grep -q "a sleep timer's expiry to its task's wake-up 10 us" "$out/tw10.out"; then
+		bad "--timer-wake: the header does not name it"
+	elif [ -z "$s0" ] || [ -z "$s10" ] || [ "$s10" != "$((s0 + 10))" ]; then
+		bad "--timer-wake: B's sleep p50 ${s0:-?} us, with --timer-wake 10 ${s10:-?}"
+	else
+		ok "--timer-wake: B's sleep 10 us longer ($s10 / $s0 us)"
+	fi
+else
+	bad "--timer-wake: fairsim failed: $(head -c 200 "$out/tw10.out")"
+fi
+
 # Bad command lines: one line each, non-zero exit.
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
 	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
 	"--timer-slack -1" "--wake-cost x" "--idle-exit 1e12" "--wake-preempt -" \
-	"--tick-preempt -5" "--hrtick-preempt x" "--hrtick-arm 1e10" "--tick-cost -1" \
+	"--tick-preempt -5" "--hrtick-preempt x" "--hrtick-arm 1e10" "--tick-cost -1" "--timer-wake -3" \
 	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
