@@ -9,7 +9,8 @@
 # (sched_fair/mutant_build.sh), and tests/sim/run.sh runs on it: the
 # first named check fails, and none but the named ones.
 # Cost, a mutant: the copy (about 2 s on a 2-core VM), one compile and a
-# link, and one run of tests/sim/run.sh (about 10 s of CPU). Prints one
+# link, and one run of tests/sim/run.sh (about 10 s of CPU); as many
+# mutants at once as there are CPUs. Prints one
 # line per mutant and "engine mutants: N passed, N failed, N skipped"
 # last; a mutant whose "refused-here:" options this tree's fairsim takes
 # is skipped, with that reason.
@@ -25,29 +26,54 @@ mkdir -p "$out" || exit 1
 . "$top/tests/result.sh"
 skipped=0
 
+# vet PATCH: prints why PATCH is not built (its line), or nothing
+vet() {
+	if ! grep -q '^caught-by: ' "$1"; then
+		echo "fail no 'caught-by: CHECK' line in $1"
+		return
+	fi
+	# A mutant that only stops fairsim refusing an option changes
+	# nothing where the tree's fairsim takes it ("refused-here: OPTIONS")
+	refused=$(sed -n 's/^refused-here: //p' "$1")
+	# shellcheck disable=SC2086 # options are words
+	if [ -n "$refused" ] && "$obj/fairsim" --quiet --cpus 1 --duration 0.01 $refused \
+		"$top/fixtures/workloads/sleeper.json" >/dev/null 2>&1; then
+		echo "skip this tree's fairsim takes $refused: the mutant changes nothing here"
+	fi
+}
+
+# Each mutant built and tests/sim/run.sh run on it, as many at once as
+# the machine has CPUs (run.sh runs one fairsim at a time); the verdicts
+# below, in name order, read what they left.
+jobs=$(nproc 2>/dev/null || echo 1) n=0
+for patch in "$top"/fixtures/mutants/engine/*.patch; do
+	dir=$out/$(basename "$patch" .patch)
+	[ -z "$(vet "$patch")" ] || continue
+	(
+		if why=$("$top/sched_fair/mutant_build.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
+			"$top/tests/sim/run.sh" "$dir/obj/fairsim" "$ksrc" >"$dir/run.log" 2>&1
+		else
+			echo "$why" >"$dir.why"
+		fi
+	) &
+	n=$((n + 1))
+	[ $((n % jobs)) -ne 0 ] || wait
+done
+wait
+
 for patch in "$top"/fixtures/mutants/engine/*.patch; do
 	name=engine/$(basename "$patch" .patch)
 	dir=$out/$(basename "$patch" .patch)
 	caught=$(sed -n 's/^caught-by: //p' "$patch")
-	if [ -z "$caught" ]; then
-		result fail "$name: no 'caught-by: CHECK' line in fixtures/mutants/$name.patch"
+	v=$(vet "$patch")
+	case $v in
+	fail\ *) result fail "$name: ${v#fail }"; continue ;;
+	skip\ *) skipped=$((skipped + 1)); echo "ok - $name # SKIP ${v#skip }"; continue ;;
+	esac
+	if [ -f "$dir.why" ]; then
+		result fail "$name: $(cat "$dir.why")"
 		continue
 	fi
-	# A mutant that only stops fairsim refusing an option changes
-	# nothing where the tree's fairsim takes it ("refused-here: OPTIONS")
-	refused=$(sed -n 's/^refused-here: //p' "$patch")
-	# shellcheck disable=SC2086 # options are words
-	if [ -n "$refused" ] && "$obj/fairsim" --quiet --cpus 1 --duration 0.01 $refused \
-		"$top/fixtures/workloads/sleeper.json" >/dev/null 2>&1; then
-		skipped=$((skipped + 1))
-		echo "ok - $name # SKIP this tree's fairsim takes $refused: the mutant changes nothing here"
-		continue
-	fi
-	if ! why=$("$top/sched_fair/mutant_build.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
-		result fail "$name: $why"
-		continue
-	fi
-	"$top/tests/sim/run.sh" "$dir/obj/fairsim" "$ksrc" >"$dir/run.log" 2>&1
 	bad=$(grep '^not ok - ' "$dir/run.log")
 	first=${caught%% | *}
 	others=$(printf '%s\n' "$bad" | grep -v -F "$(printf '%s\n' "$caught" | sed 's/ | /\n/g' |
