@@ -589,7 +589,6 @@ static enum step pipe_locked_io(struct sim_run *run, struct sim_task *t,
 	bool write = e->kind == SIM_PIPE_WRITE;
 	struct sim_pipe *p = &run->pipes[r];
 
-	sim_plans_catch_up_pipe(run, r);	/* none: the mutex turns plans off */
 	if (t->state == 4)
 		return pipe_locked_done(run, t, e);
 	if (!sim_pipe_lock(p, idx_of(run, t), at == 0)) {
