@@ -61,6 +61,8 @@ CAMPAIGN ?=
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 # The build uses every core unless make was given its own -j.
 JOBS	= $(if $(findstring -j,$(MAKEFLAGS)),,-j$(shell nproc))
+# Runs side by side (sim-ab's runs, make mutate's mutants): make's -jN, every core without one.
+NJOBS	= $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),$(shell nproc))
 SF	:= $(TOP)/sched_fair
 PROFILE_FILE := $(SF)/configs/$(PROFILE).config
 RUN_ARGS = --seed $(SEED) --timeout $(TIMEOUT) $(if $(JUNIT),--junit $(JUNIT)) $(FILTER)
@@ -100,7 +102,7 @@ test:
 # Each deliberate bug of fixtures/mutants applied alone; the table of which
 # cases catch it. Fails below 90% caught.
 mutate:
-	$(call with_tree,MUTANTS='$(MUTANTS)' $(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
+	$(call with_tree,MUTANTS='$(MUTANTS)' MUTATE_JOBS=$(NJOBS) $(SF)/mutate.sh $$obj $$ksrc $(PROFILE_FILE) --seed $(SEED) --timeout 30 $(FILTER))
 
 # Fault injection and memory/UB checking: tests/fault, tests/memcheck.
 # A variant is built in $$obj/<variant> from the same prepared tree.
@@ -161,7 +163,6 @@ sim:
 # The same workload base vs patched: another tree (KSRC_B) and/or other
 # features (FEATURES_B), over SEEDS seeds; results under the build dir.
 # The runs go make's -jN at a time, every core without one (-j alone too).
-SIM_JOBS = $(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),$(shell nproc))
 sim-ab:
 	@[ -n "$(WORKLOAD)" ] || { echo "fairtest: make sim-ab needs WORKLOAD=<rt-app .json>" >&2; exit 2; }
 	@[ -n "$(KSRC_B)$(FEATURES_B)$(PROFILE_B)" ] || { echo "fairtest: make sim-ab needs KSRC_B=<patched tree>, FEATURES_B=<features> and/or PROFILE_B=<profile>" >&2; exit 2; }
@@ -172,7 +173,7 @@ sim-ab:
 	$(call with_tree,bin_b=$$obj/fairsim; \
 	 $(if $(KSRC_B)$(PROFILE_B),ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(or $(KSRC_B),$(KSRC))) && \
 	   bin_b=$(call obj_dir,$(or $(PROFILE_B),$(PROFILE)))/fairsim;) \
-	 $(TOP)/sim/ab.sh -j $(SIM_JOBS) $(if $(filter 1,$(MARKDOWN)),--markdown) $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
+	 $(TOP)/sim/ab.sh -j $(NJOBS) $(if $(filter 1,$(MARKDOWN)),--markdown) $(WORKLOAD) $$obj/sim-ab/$$(basename $(WORKLOAD) .json) $(SEEDS) $(SEED) \
 	 $$obj/fairsim '$(FEATURES)' $$bin_b '$(FEATURES_B)' $(SIM_MACHINE) $(SIM_COSTS) \
 	 $(if $(DURATION),--duration $(DURATION)) $(if $(filter 0,$(CHECKER)),--no-check) \
 	 $(if $(PLOT),&& $(TOP)/sim/plot.py $(PLOT) \
@@ -241,7 +242,8 @@ help:
 	@echo '  build     prepare the tree and build the test binary only'
 	@echo '  list      list suite.case names'
 	@echo '  mutate    apply each mutant of fixtures/mutants to a copy of fair.c, run the'
-	@echo '            suites on it, print which cases catch it (fails below 90% caught)'
+	@echo '            suites on it, print which cases catch it (fails below 90% caught);'
+	@echo '            -jN mutants at once, every core without -j'
 	@echo '  fault     the suites under each libfiu failure point, once and with probability P,'
 	@echo '            then all at random: a table of outcomes, WARNs, invariant breaks, crashes'
 	@echo '  valgrind  the suites under valgrind memcheck: zero errors, zero bytes lost'

@@ -19,6 +19,10 @@
 # MUTATE_RUNNER=cmd runs each mutant's fairtest as \`cmd fairtest args\`
 # (tests/checker/modes.sh runs it under both checker modes).
 #
+# MUTATE_JOBS=n (default: every CPU) runs n mutants at once, one's
+# compile beside another's suites, as the shards above in one directory,
+# then prints their table: the same bytes as MUTATE_JOBS=1.
+#
 # usage: [MUTANTS='glob...'] mutate.sh OBJ KSRC PROFILE [fairtest args...]
 set -u
 obj=$1 ksrc=$2 profile=$3
@@ -27,6 +31,21 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 work=$obj/mutants
 apply=$top/sched_fair/mutant_apply.py
 only=${MUTATE_ONLY:-} from=${MUTATE_FROM:-}
+jobs=${MUTATE_JOBS:-$(nproc)}
+
+if [ -z "$only$from" ] && [ "$jobs" -gt 1 ]; then
+	rows=$obj/mutate-rows
+	rm -rf "$rows" "$work" && mkdir -p "$rows" || exit 1
+	MUTATE_ONLY=base "$0" "$obj" "$ksrc" "$profile" "$@" >"$rows/base" &&
+		names=$(MUTATE_ONLY=list "$0" "$obj" "$ksrc" "$profile") || exit 1
+	# The unmutated tree failing: the table's step below says so.
+	[ "$(cat "$rows/base")" != 0 ] ||
+	printf '%s\n' $names | xargs -P "$jobs" -I{} sh -c \
+		'out=$1/$2; shift 2; MUTATE_ONLY=${out##*/} "$@" >"$out"' _ "$rows" {} \
+		"$0" "$obj" "$ksrc" "$profile" "$@" ||
+		{ echo "fairtest: a mutant's run died (its row in $rows is short); rerun with MUTATE_JOBS=1 to see which" >&2; exit 1; }
+	MUTATE_FROM=$rows exec "$0" "$obj" "$ksrc" "$profile"
+fi
 
 base=0
 if [ -n "$from" ]; then

@@ -17,6 +17,33 @@ shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
 failed=0
 
+# The twin's checks, mostly one thread each (QEMU's, fairsim's, python's),
+# run beside the single-threaded steps up to the mutants; their output is
+# printed in its place below. tests/twin: run.sh, the sleeper beside
+# Debian's own kernel under QEMU; kernel.sh, the twin's kernel built from
+# a tree (its config and bad input, no build); slice.sh, the file's slices
+# on the real side; calibrate.sh, CALIBRATE=1's costs read back from
+# fairsim's traces at known costs; store.sh, the store of real boots;
+# traces.sh, the trace scripts on small traces of ours; fidelity.sh, one
+# twin/fidelity.sh run on a fake make twin. Only run.sh boots.
+twin_steps="twin twin-kernel twin-slice twin-calibrate twin-store twin-traces twin-fidelity"
+twin_start() {
+	t=$top/tests/twin
+	for step in $twin_steps; do
+		case $step in
+		twin) set -- "$t/run.sh" "$obj/fairsim" "$ksrc" ;;
+		twin-kernel) set -- "$t/kernel.sh" "$ksrc" ;;
+		twin-calibrate) set -- "$t/calibrate.sh" "$obj/fairsim" ;;
+		*) set -- "$t/${step#twin-}.sh" ;;
+		esac
+		"$@" "$obj/$step-test" >"$obj/$step.log" 2>&1
+		echo $? >"$obj/$step.log.rc"
+	done
+}
+for step in $twin_steps; do rm -f "$obj/$step.log.rc"; done
+twin_start &
+twin_pid=$!
+
 "$obj/fairtest" "$@" >"$obj/check.ktap" || failed=1
 cat "$obj/check.ktap"
 suites=$(sed -n 's/^fairtest: //p' "$obj/check.ktap" | tail -n 1)
@@ -88,21 +115,12 @@ else
 	failed=1
 fi
 
-# The suites must catch every deliberate bug of fixtures/mutants (>= 90%).
-# Its rows apart, as many at once as there are CPUs (one mutant's compile
-# beside another's suites), then its table from them, as a campaign
-# merges them (MUTATE_ONLY, MUTATE_FROM: sched_fair/mutate.sh).
-mutate_rows() {
-	m=$top/sched_fair/mutate.sh rows=$obj/mutate-rows
-	rm -rf "$rows" && mkdir -p "$rows" &&
-	MUTATE_ONLY=base "$m" "$obj" "$ksrc" "$FAIRTEST_PROFILE" --timeout 30 >"$rows/base" &&
-	names=$(MUTATE_ONLY=list "$m" "$obj" "$ksrc" "$FAIRTEST_PROFILE") &&
-	printf '%s\n' $names | xargs -P "$(nproc)" -I{} sh -c \
-		'MUTATE_ONLY=$1 "$2" "$3" "$4" "$5" --timeout 30 >"$6/$1"' _ {} \
-		"$m" "$obj" "$ksrc" "$FAIRTEST_PROFILE" "$rows" &&
-	MUTATE_FROM=$rows "$m" "$obj" "$ksrc" "$FAIRTEST_PROFILE"
-}
-if mutate_rows >"$obj/mutate.log" 2>&1; then
+# The mutants below take every CPU: the twin's checks are done first.
+wait "$twin_pid"
+
+# The suites must catch every deliberate bug of fixtures/mutants (>= 90%),
+# as many mutants at once as there are CPUs (MUTATE_JOBS).
+if "$top/sched_fair/mutate.sh" "$obj" "$ksrc" "$FAIRTEST_PROFILE" --timeout 30 >"$obj/mutate.log" 2>&1; then
 	echo "ok - make mutate: $(tail -n 1 "$obj/mutate.log")"
 	mutate="1 passed, 0 failed"
 else
@@ -140,35 +158,14 @@ campaign=$(sed -n 's/^campaign: //p' "$obj/campaign.log")
 cat "$obj/gate.log"
 gate=$(sed -n 's/^gate: \([0-9]* passed\)/\1/p' "$obj/gate.log" | tail -n 1)
 
-# The twin, briefly: the sleeper beside Debian's own kernel under QEMU.
-"$top/tests/twin/run.sh" "$obj/fairsim" "$ksrc" "$obj/twin-test" >"$obj/twin.log" 2>&1 || failed=1
-cat "$obj/twin.log"
-twin=$(sed -n 's/^twin: \([0-9]* passed.*\)/\1/p' "$obj/twin.log" | tail -n 1)
-# The twin's kernel built from a tree: its config and bad input, no build.
-"$top/tests/twin/kernel.sh" "$ksrc" "$obj/twin-kernel-test" >"$obj/twin-kernel.log" 2>&1 || failed=1
-cat "$obj/twin-kernel.log"
-twin="$twin, $(sed -n 's/^twin-kernel: \([0-9]* passed.*\)/\1/p' "$obj/twin-kernel.log" | tail -n 1)"
-# The file's slices on the real side: the map and the guest's helper, no boot.
-"$top/tests/twin/slice.sh" "$obj/twin-slice-test" >"$obj/twin-slice.log" 2>&1 || failed=1
-cat "$obj/twin-slice.log"
-twin="$twin, $(sed -n 's/^twin-slice: \([0-9]* passed.*\)/\1/p' "$obj/twin-slice.log" | tail -n 1)"
-# CALIBRATE=1's costs read back from fairsim's traces at known costs, no boot.
-"$top/tests/twin/calibrate.sh" "$obj/fairsim" "$obj/twin-calibrate-test" >"$obj/twin-calibrate.log" 2>&1 || failed=1
-cat "$obj/twin-calibrate.log"
-twin="$twin, $(sed -n 's/^twin-calibrate: \([0-9]* passed.*\)/\1/p' "$obj/twin-calibrate.log" | tail -n 1)"
-# The store of real boots: boots added, never replaced; fake boots, no boot.
-"$top/tests/twin/store.sh" "$obj/twin-store-test" >"$obj/twin-store.log" 2>&1 || failed=1
-cat "$obj/twin-store.log"
-twin="$twin, $(sed -n 's/^twin-store: \([0-9]* passed.*\)/\1/p' "$obj/twin-store.log" | tail -n 1)"
-# The trace scripts on small traces of ours (twin/pipe_yields.py), no boot.
-"$top/tests/twin/traces.sh" "$obj/twin-traces-test" >"$obj/twin-traces.log" 2>&1 || failed=1
-cat "$obj/twin-traces.log"
-twin="$twin, $(sed -n 's/^twin-traces: \([0-9]* passed.*\)/\1/p' "$obj/twin-traces.log" | tail -n 1)"
-
-# One twin/fidelity.sh run per build dir: a fake make twin, no boot.
-"$top/tests/twin/fidelity.sh" "$obj/twin-fidelity-test" >"$obj/twin-fidelity.log" 2>&1 || failed=1
-cat "$obj/twin-fidelity.log"
-twin="$twin, $(sed -n 's/^twin-fidelity: \([0-9]* passed.*\)/\1/p' "$obj/twin-fidelity.log" | tail -n 1)"
+# The twin's checks, printed here, ran beside the steps above (twin_start).
+twin=
+for step in $twin_steps; do
+	log=$obj/$step.log
+	cat "$log"
+	[ "$(cat "$log.rc" 2>/dev/null)" = 0 ] || failed=1
+	twin="$twin${twin:+, }$(sed -n "s/^$step: \([0-9]* passed.*\)/\1/p" "$log" | tail -n 1)"
+done
 
 # README and docs: links resolve, make targets and knobs are make help's.
 python3 "$top/tests/docs/check.py" "$top" >"$obj/docs.log" 2>&1 || failed=1

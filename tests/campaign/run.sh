@@ -60,8 +60,10 @@ grep -q 'WARN at .*finding' "$tmp/fault.ref" ||
 # mutate: two mutants against the property suite, one caught, one not
 muts='avg-load-not-subtracted lag-sign-flipped'
 campaign mutate KIND=mutate MUTANTS="$muts" FILTER="$pfilter"
-MUTANTS=$muts "$top/sched_fair/mutate.sh" "$obj" "$ksrc" "$profile" --seed 1 --timeout 30 "$pfilter" >"$tmp/mutate.ref" 2>&1
+MUTATE_JOBS=1 MUTANTS=$muts "$top/sched_fair/mutate.sh" "$obj" "$ksrc" "$profile" --seed 1 --timeout 30 "$pfilter" >"$tmp/mutate.ref" 2>&1
 same "mutate: base and 2 mutant shards merge to make mutate's table" "$tmp/mutate.out" "$tmp/mutate.ref"
+MUTATE_JOBS=2 MUTANTS=$muts "$top/sched_fair/mutate.sh" "$obj" "$ksrc" "$profile" --seed 1 --timeout 30 "$pfilter" >"$tmp/mutate.par" 2>&1
+same "mutate: 2 mutants at once (MUTATE_JOBS=2) print the table one at a time does" "$tmp/mutate.par" "$tmp/mutate.ref"
 
 # property on a mutant's build: the first failing seed, shrunk, replayed
 mobj=$tmp/mutant-obj

@@ -19,9 +19,9 @@ rc=$?
 cat "$full.inc"
 if [ "$rc" != "$rc_full" ] || ! cmp -s "$full" "$full.inc"; then
 	name=$(basename "$(dirname "$(dirname "$bin")")")
-	{
-		echo "$name: full exited $rc_full, incremental $rc"
-		diff "$full" "$full.inc" | head -n 6
-	} >>"${CHECKER_MODES_DIFFS:-/dev/stderr}"
+	# One write: mutate.sh runs mutants side by side (MUTATE_JOBS).
+	block=$(echo "$name: full exited $rc_full, incremental $rc"
+		diff "$full" "$full.inc" | head -n 6)
+	printf '%s\n' "$block" >>"${CHECKER_MODES_DIFFS:-/dev/stderr}"
 fi
 exit $rc
