@@ -11,14 +11,19 @@
 # wakee's lag V - vruntime and deadline against the running task's, the
 # running task's own slice left (its deadline - vruntime), in us of
 # virtual time (nice 0: us of CPU time), the queue's length.
+# --side receiver|sender takes hackbench's threads of that side instead of
+# TASK's: a real trace names every thread "hackbench", and its receivers'
+# pipe wake-ups and its senders' (from the pipe's mutex) differ
+# (trace_names.hackbench_sides(): by pid order, --fds N as hackbench's -f).
 #
 # usage: twin/wakeup_state.py TASK TRACE...
+#        twin/wakeup_state.py --side receiver|sender [--fds N] TRACE...
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_names import quantile  # noqa: E402
+from trace_names import hackbench_sides, quantile  # noqa: E402
 
 ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_wakeup|wpf): (.*)')
 kv_re = re.compile(r'(\w+)=(-?\w+)')
@@ -63,17 +68,45 @@ def p50(xs):
     return "%8.0f" % quantile(xs, .5) if xs else "       -"
 
 
+USAGE = ("usage: twin/wakeup_state.py TASK TRACE...\n"
+         "       twin/wakeup_state.py --side receiver|sender [--fds N] TRACE...")
+
+
+def parse(args):
+    """(TASK or None, side or None, fds, traces) from the arguments"""
+    side, fds = None, 20
+    if args[:1] == ['--side']:
+        if len(args) < 2 or args[1] not in ('receiver', 'sender'):
+            sys.exit(USAGE)
+        side, args = args[1], args[2:]
+        if args[:1] == ['--fds']:
+            if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
+                sys.exit(USAGE)
+            fds, args = int(args[1]), args[2:]
+        if not args:
+            sys.exit(USAGE)
+        return None, side, fds, args
+    if len(args) < 2:
+        sys.exit(USAGE)
+    return args[0], None, fds, args[1:]
+
+
 def main():
-    if len(sys.argv) < 3:
-        sys.exit("usage: twin/wakeup_state.py TASK TRACE...")
-    task = sys.argv[1]
-    name_re = re.compile(r'comm=%s(-\d+)? pid=(\d+)' % re.escape(task))
-    for path in sys.argv[2:]:
+    task, side, fds, paths = parse(sys.argv[1:])
+    if side:
+        task = "hackbench's %ss" % side
+        name_re = re.compile(r'comm=(hackbench|sender-\S+|receiver-\S+) pid=(\d+)')
+    else:
+        name_re = re.compile(r'comm=%s(-\d+)? pid=(\d+)' % re.escape(task))
+    for path in paths:
         try:
             lines = open(path).read().splitlines()
+            if side:
+                pids = {str(p) for p, s in hackbench_sides(path, fds).items() if s == side}
         except OSError as e:
             sys.exit("fairtest: wakeup_state.py: %s: %s" % (path, e.strerror))
-        pids = {m.group(2) for l in lines for m in [name_re.search(l)] if m}
+        if not side:
+            pids = {m.group(2) for l in lines for m in [name_re.search(l)] if m}
         pend, rows = None, []
         for line in lines:
             m = ev_re.search(line)
