@@ -10,7 +10,9 @@
 # vruntime at or below V) and still protected (vruntime below vprot; 7.x), the
 # wakee's lag V - vruntime and deadline against the running task's, the
 # running task's own slice left (its deadline - vruntime), in us of
-# virtual time (nice 0: us of CPU time), the queue's length.
+# virtual time (nice 0: us of CPU time), the queue's length, and the lag
+# the wakee kept from its sleep (its vlag, which placement reads and
+# leaves: the placed lag is this one where nothing else moved it).
 # --side receiver|sender takes hackbench's threads of that side instead of
 # TASK's: a real trace names every thread "hackbench", and its receivers'
 # pipe wake-ups and its senders' (from the pipe's mutex) differ
@@ -125,8 +127,9 @@ def main():
             continue
         print("%s: %d wake-ups of %s, %s decided to preempt" % (
             path, len(rows), task, pct(sum(r["preempt"] for r in rows), len(rows)).strip()))
-        print("  %-9s %5s %9s %9s %9s %9s %9s %9s %5s" % (
-            "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "curr d-v", "nq"))
+        print("  %-9s %5s %9s %9s %9s %9s %9s %9s %5s %8s" % (
+            "decision", "n", "curr elig", "curr prot", "lag us", "d-cd us", "curr d-V", "curr d-v", "nq",
+            "kept us"))
         for want, name in ((True, "preempt"), (False, "not")):
             sel = [r for r in rows if r["preempt"] == want]
             n = len(sel)
@@ -140,9 +143,9 @@ def main():
                 dd.append(st["dd"])
                 cdv.append(st["cdv"])
                 left.append(st["left"])
-            print("  %-9s %5d %9s %9s %9s %9s %9s %9s %5s" % (
+            print("  %-9s %5d %9s %9s %9s %9s %9s %9s %5s %s" % (
                 name, n, pct(elig, n), pct(prot, n) if sel and has_prot(sel[0]) else "   -", p50(lag), p50(dd), p50(cdv),
-                p50(left), p50([int(r["nq"]) for r in sel]).strip()))
+                p50(left), p50([int(r["nq"]) for r in sel]).strip(), p50([s64(r["pl"]) / 1000 for r in sel])))
 
 
 if __name__ == "__main__":

@@ -45,8 +45,8 @@ EOF
 # twin/events/wakeup-7.3.events write them): the receiver (pid 10) is woken
 # twice, the first check preempting (N), the sender (11) once, from D.
 # Each check's queue: V 50 us left of the running task, the wakee 50 us
-# left of V.
-w='wf=8 pv=900000 pl=50000 pd=1600000 ps=700000 pdl=0 cv=1000000 cd=1500000 cp=1500000 cs=700000 cx=1 zv=1000000 sv=-104857600000 sw=1048576 nq=2'
+# left of V, with 40 us of lag kept from its sleep.
+w='wf=8 pv=900000 pl=40000 pd=1600000 ps=700000 pdl=0 cv=1000000 cd=1500000 cp=1500000 cs=700000 cx=1 zv=1000000 sv=-104857600000 sw=1048576 nq=2'
 wpf='wpf: (wakeup_preempt_fair+0x4/0x480)'
 cat >"$out/wakeups.trace" <<EOF
 # tracer: nop
@@ -100,6 +100,10 @@ checks() {
 	# Expect the sender's one check, which did not preempt.
 	check "wakeup_state.py: --side sender takes the senders' checks alone" \
 		'echo "$ws" | grep -q "1 wake-ups of hackbench.s senders, 0% decided to preempt$"'
+	# Expect the lag kept from the sleep (the wakee's vlag) beside the
+	# placed one.
+	check "wakeup_state.py: the lag kept from the sleep" \
+		'echo "$ws" | grep -q "^  not .* 50 .*  *2  *40$"'
 	python3 "$1/wakeup_state.py" --side writer "$out/wakeups.trace" >"$out/side.err" 2>&1
 	rc=$?
 	check "wakeup_state.py: an unknown side: the usage, non-zero" \
