@@ -49,17 +49,22 @@ def state(r):
     """one wpf line's fields as the check saw them: the running task
     eligible and protected, the wakee's lag, its deadline against the
     running task's, the running task's deadline against V and its slice
-    left (us of virtual time)"""
+    left (us of virtual time). Each vruntime is taken relative to zv, as
+    fair.c's entity_key() takes it: vruntimes wrap (7.x starts them 1 ms
+    below 2^64, so a fairsim run's first checks straddle the wrap)."""
     zv, sw, sv = u64(r["zv"]), u64(r["sw"]), s64(r["sv"])
+
+    def key(x):
+        return s64(str(u64(x) - zv))
     # the running task's weight in the sum: nice 0 (these workloads),
     # in the tree's unit (6.12 sums scale_load_down() weights, 1024)
-    cv, cw = u64(r["cv"]), 1048576 if sw % 1048576 == 0 else 1024
-    # V as avg_vruntime() computes it, the running task weighed in
-    V = zv + (sv + s64(str(cv - zv)) * cw) / (sw + cw)
-    return {"elig": cv <= V, "prot": has_prot(r) and cv < u64(r["cp"]),
-            "lag": (V - u64(r["pv"])) / 1000,
-            "dd": s64(str(u64(r["pd"]) - u64(r["cd"]))) / 1000,
-            "cdv": (u64(r["cd"]) - V) / 1000, "left": s64(str(u64(r["cd"]) - cv)) / 1000}
+    cv, cw = key(r["cv"]), 1048576 if sw % 1048576 == 0 else 1024
+    # V - zv as avg_vruntime() computes it, the running task weighed in
+    V = (sv + cv * cw) / (sw + cw)
+    return {"elig": cv <= V, "prot": has_prot(r) and cv < key(r["cp"]),
+            "lag": (V - key(r["pv"])) / 1000,
+            "dd": (key(r["pd"]) - key(r["cd"])) / 1000,
+            "cdv": (key(r["cd"]) - V) / 1000, "left": (key(r["cd"]) - cv) / 1000}
 
 
 def pct(v, n):

@@ -62,6 +62,17 @@ cat >"$out/wakeups.trace" <<EOF
        hackbench-10      [000] d..4.     1.000061: sched_wakeup: comm=hackbench pid=11 prio=120 target_cpu=000
 EOF
 
+# One check across the wrap of vruntime (7.x starts it 1 ms below 2^64):
+# the queue's zero 10 us below 2^64, the running task 20 us after it (its
+# vruntime wrapped to 10 us), the wakee 100 us before it. V is 40 us
+# before the zero: the running task ineligible, the wakee's lag 60 us,
+# the running task's deadline 560 us after V, 500 after its vruntime.
+cat >"$out/wrap.trace" <<EOF
+# tracer: nop
+           w-20      [000] d..5.     1.000000: $wpf pid=21 wf=8 pv=18446744073709441616 pl=60000 pd=590000 ps=700000 pdl=0 cpid=20 cv=10000 cd=510000 cp=510000 cs=700000 cx=1 zv=18446744073709541616 sv=-104857600000 sw=1048576 nq=2
+           w-20      [000] d..4.     1.000001: sched_wakeup: comm=w pid=21 prio=120 target_cpu=000
+EOF
+
 # checks TWIN WORK: prints ok / not ok lines and the tally
 checks() {
 	(
@@ -104,6 +115,12 @@ checks() {
 	# placed one.
 	check "wakeup_state.py: the lag kept from the sleep" \
 		'echo "$ws" | grep -q "^  not .* 50 .*  *2  *40$"'
+	ws=$(python3 "$1/wakeup_state.py" w "$out/wrap.trace" 2>&1)
+	echo "$ws" | sed 's/^/# /'
+	# Expect the state as fair.c reads it relative to the zero, the wrap
+	# not seen: ineligible, protected, lag 60, deadline 560 past V.
+	check "wakeup_state.py: vruntimes across the wrap" \
+		'echo "$ws" | grep -q "^  not  *1  *0%  *100%  *60  *80  *560  *500  *2  *60$"'
 	python3 "$1/wakeup_state.py" --side writer "$out/wakeups.trace" >"$out/side.err" 2>&1
 	rc=$?
 	check "wakeup_state.py: an unknown side: the usage, non-zero" \
