@@ -9,13 +9,16 @@
 # wake-ups by the state the woken thread slept in and the side of its
 # waker (the thread the sched_wakeup line runs in). fairsim's threads
 # sleep in S only, on its mutexes too (sim/shapes/hackbench.py --pipe-lock).
-# Real threads are all "hackbench":
-# hackbench creates each group's FDS receivers, then its FDS senders, so
-# in pid order each 2 x FDS threads are FDS receivers, then FDS senders.
+# Real threads are all "hackbench": which side each is, by pid order, is
+# trace_names.hackbench_sides()'s.
 #
 # usage: twin/pipe_sleeps.py [--fds N] TRACE...      (N: hackbench's -f, 20)
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import hackbench_sides  # noqa: E402
 
 args = sys.argv[1:]
 fds = 20
@@ -28,27 +31,9 @@ if not args:
 sw_re = re.compile(r'sched_switch: prev_comm=(\S+) prev_pid=(\d+) prev_prio=\d+ prev_state=(\S+)')
 wk_re = re.compile(r'^\s*(\S+)-(\d+)\s.*sched_wakeup: comm=(\S+) pid=(\d+)')
 
-
-def sides(path):
-    """pid -> 'receiver' or 'sender'"""
-    names = {}
-    for line in open(path):
-        m = sw_re.search(line)
-        if m and (m.group(1) == 'hackbench' or m.group(1).startswith(('sender', 'receiver'))):
-            names[int(m.group(2))] = m.group(1)
-    side = {}
-    real = sorted(p for p, n in names.items() if n == 'hackbench')
-    for i, pid in enumerate(real):
-        side[pid] = 'receiver' if i % (2 * fds) < fds else 'sender'
-    for pid, n in names.items():
-        if n != 'hackbench':
-            side[pid] = 'sender' if n.startswith('sender') else 'receiver'
-    return side
-
-
 for path in args:
     try:
-        side = sides(path)
+        side = hackbench_sides(path, fds)
     except OSError as e:
         sys.exit("fairtest: pipe_sleeps.py: %s: %s" % (path, e.strerror))
     slept, sleeps, wakes = {}, {}, {}

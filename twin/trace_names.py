@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What the twin's trace scripts (bursts.py, tick_runs.py, maxima.py, ...)
-# share: which comm is a workload's task, and a quantile by rank. A task
+# share: which comm is a workload's task, which of hackbench's threads
+# receive and which send, and a quantile by rank. A task
 # with several instances shows in a trace as name-N, so a comm is the task's
 # when it is the name or the name and a number; the quantile is the value
 # at int(n * f) of the values sorted (not fairsim's nearest rank, sim/stats.c:
@@ -17,3 +18,27 @@ def named(comm, name):
 def quantile(xs, f):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(len(xs) * f))]
+
+
+_switch_re = re.compile(r'sched_switch: prev_comm=(\S+) prev_pid=(\d+) ')
+
+
+def hackbench_sides(path, fds):
+    """pid -> 'receiver' or 'sender' for hackbench's threads in a trace.
+    A real trace's are all "hackbench": hackbench creates each group's FDS
+    receivers, then its FDS senders, so in pid order each 2 x FDS threads
+    are FDS receivers, then FDS senders. fairsim's are named for their
+    side (sender-g0-N, receiver-g0-N)."""
+    names = {}
+    for line in open(path):
+        m = _switch_re.search(line)
+        if m and (m.group(1) == 'hackbench' or m.group(1).startswith(('sender', 'receiver'))):
+            names[int(m.group(2))] = m.group(1)
+    side = {}
+    real = sorted(p for p, n in names.items() if n == 'hackbench')
+    for i, pid in enumerate(real):
+        side[pid] = 'receiver' if i % (2 * fds) < fds else 'sender'
+    for pid, n in names.items():
+        if n != 'hackbench':
+            side[pid] = 'sender' if n.startswith('sender') else 'receiver'
+    return side

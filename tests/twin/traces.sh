@@ -3,7 +3,8 @@
 #
 # The trace scripts of twin/ on small traces of ours, without a boot:
 # twin/pipe_yields.py tells hackbench's switches away by their state and
-# by what set the flag. Then each mutant fixtures/mutants/twin/traces-*
+# by what set the flag; twin/wakeup_state.py --side takes one side's
+# wake-up checks of the real hackbench. Then each mutant fixtures/mutants/twin/traces-*
 # runs the same checks (tests/twin/tap.sh's mutants): the ones it names
 # fail, no other.
 #
@@ -40,6 +41,38 @@ cat >"$out/yields.trace" <<'EOF'
        hackbench-11      [000] d..2.     1.000040: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
 EOF
 
+# hackbench -f 1 again, its wake-up checks (wpf, as the probes of
+# twin/events/wakeup-7.3.events write them): the receiver (pid 10) is woken
+# twice, the first check preempting (N), the sender (11) once, from D.
+# Each check's queue: V 50 us left of the running task, the wakee 50 us
+# left of V, with 40 us of lag kept from its sleep.
+w='wf=8 pv=900000 pl=40000 pd=1600000 ps=700000 pdl=0 cv=1000000 cd=1500000 cp=1500000 cs=700000 cx=1 zv=1000000 sv=-104857600000 sw=1048576 nq=2'
+wpf='wpf: (wakeup_preempt_fair+0x4/0x480)'
+cat >"$out/wakeups.trace" <<EOF
+# tracer: nop
+       hackbench-10      [000] d..2.     1.000000: sched_switch: prev_comm=hackbench prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=hackbench next_pid=11 next_prio=120
+       hackbench-11      [000] d..5.     1.000010: $wpf pid=10 $w cpid=11
+       hackbench-11      [000] dN.4.     1.000011: sched_wakeup: comm=hackbench pid=10 prio=120 target_cpu=000
+       hackbench-11      [000] d..2.     1.000015: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=hackbench next_pid=10 next_prio=120
+       hackbench-10      [000] d..2.     1.000030: sched_switch: prev_comm=hackbench prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=hackbench next_pid=11 next_prio=120
+       hackbench-11      [000] d..5.     1.000040: $wpf pid=10 $w cpid=11
+       hackbench-11      [000] d..4.     1.000041: sched_wakeup: comm=hackbench pid=10 prio=120 target_cpu=000
+       hackbench-11      [000] d..2.     1.000050: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=D ==> next_comm=hackbench next_pid=10 next_prio=120
+       hackbench-10      [000] d..5.     1.000060: $wpf pid=11 $w cpid=10
+       hackbench-10      [000] d..4.     1.000061: sched_wakeup: comm=hackbench pid=11 prio=120 target_cpu=000
+EOF
+
+# One check across the wrap of vruntime (7.x starts it 1 ms below 2^64):
+# the queue's zero 10 us below 2^64, the running task 20 us after it (its
+# vruntime wrapped to 10 us), the wakee 100 us before it. V is 40 us
+# before the zero: the running task ineligible, the wakee's lag 60 us,
+# the running task's deadline 560 us after V, 500 after its vruntime.
+cat >"$out/wrap.trace" <<EOF
+# tracer: nop
+           w-20      [000] d..5.     1.000000: $wpf pid=21 wf=8 pv=18446744073709441616 pl=60000 pd=590000 ps=700000 pdl=0 cpid=20 cv=10000 cd=510000 cp=510000 cs=700000 cx=1 zv=18446744073709541616 sv=-104857600000 sw=1048576 nq=2
+           w-20      [000] d..4.     1.000001: sched_wakeup: comm=w pid=21 prio=120 target_cpu=000
+EOF
+
 # checks TWIN WORK: prints ok / not ok lines and the tally
 checks() {
 	(
@@ -66,6 +99,32 @@ checks() {
 	# first run's wake-up to the second run's, a switch between.
 	check "pipe_yields.py: wake-ups in one run, how far apart" \
 		'echo "$yl" | grep -q "^    wake-ups in one run: 1, p50 5 us apart$"'
+	ws=$(python3 "$1/wakeup_state.py" --side receiver --fds 1 "$out/wakeups.trace" 2>&1)
+	echo "$ws" | sed 's/^/# /'
+	# Expect the receiver's two checks, one preempting, the running task
+	# ineligible at both, the wakee's lag 50 us; not the sender's.
+	check "wakeup_state.py: --side receiver takes the receivers' checks alone" \
+		'echo "$ws" | grep -q "2 wake-ups of hackbench.s receivers, 50% decided to preempt$" &&
+		 echo "$ws" | grep -q "^  not  *1  *0%  *100%  *50 "'
+	ws=$(python3 "$1/wakeup_state.py" --side sender --fds 1 "$out/wakeups.trace" 2>&1)
+	echo "$ws" | sed 's/^/# /'
+	# Expect the sender's one check, which did not preempt.
+	check "wakeup_state.py: --side sender takes the senders' checks alone" \
+		'echo "$ws" | grep -q "1 wake-ups of hackbench.s senders, 0% decided to preempt$"'
+	# Expect the lag kept from the sleep (the wakee's vlag) beside the
+	# placed one.
+	check "wakeup_state.py: the lag kept from the sleep" \
+		'echo "$ws" | grep -q "^  not .* 50 .*  *2  *40$"'
+	ws=$(python3 "$1/wakeup_state.py" w "$out/wrap.trace" 2>&1)
+	echo "$ws" | sed 's/^/# /'
+	# Expect the state as fair.c reads it relative to the zero, the wrap
+	# not seen: ineligible, protected, lag 60, deadline 560 past V.
+	check "wakeup_state.py: vruntimes across the wrap" \
+		'echo "$ws" | grep -q "^  not  *1  *0%  *100%  *60  *80  *560  *500  *2  *60$"'
+	python3 "$1/wakeup_state.py" --side writer "$out/wakeups.trace" >"$out/side.err" 2>&1
+	rc=$?
+	check "wakeup_state.py: an unknown side: the usage, non-zero" \
+		'[ "$rc" -ne 0 ] && grep -q "^usage: twin/wakeup_state.py" "$out/side.err"'
 	python3 "$1/pipe_yields.py" "$out/none" >"$out/none.err" 2>&1
 	rc=$?
 	check "pipe_yields.py: no such trace: one line, non-zero" \
