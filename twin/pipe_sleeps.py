@@ -18,16 +18,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_names import hackbench_sides  # noqa: E402
+from trace_names import fds_option, hackbench_sides  # noqa: E402
 
-args = sys.argv[1:]
-fds = 20
-if args[:1] == ['--fds']:
-    if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
-        sys.exit("usage: twin/pipe_sleeps.py [--fds N] TRACE...")
-    fds, args = int(args[1]), args[2:]
-if not args:
-    sys.exit("usage: twin/pipe_sleeps.py [--fds N] TRACE...")
+fds, args = fds_option(sys.argv[1:], "usage: twin/pipe_sleeps.py [--fds N] TRACE...")
 sw_re = re.compile(r'sched_switch: prev_comm=(\S+) prev_pid=(\d+) prev_prio=\d+ prev_state=(\S+)')
 wk_re = re.compile(r'^\s*(\S+)-(\d+)\s.*sched_wakeup: comm=(\S+) pid=(\d+)')
 

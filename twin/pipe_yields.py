@@ -21,18 +21,14 @@
 # preemption as R+, wherever it came.
 #
 # usage: twin/pipe_yields.py [--fds N] TRACE...      (N: hackbench's -f, 20)
+import os
 import re
 import sys
 
-USAGE = "usage: twin/pipe_yields.py [--fds N] TRACE..."
-args = sys.argv[1:]
-fds = 20
-if args[:1] == ['--fds']:
-    if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
-        sys.exit(USAGE)
-    fds, args = int(args[1]), args[2:]
-if not args:
-    sys.exit(USAGE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import fds_option  # noqa: E402
+
+fds, args = fds_option(sys.argv[1:], "usage: twin/pipe_yields.py [--fds N] TRACE...")
 ev_re = re.compile(r'-(\d+)\s+\[\d+\] (\S+)\s+([\d.]+): (cr|sched_switch|sched_wakeup|sched_waking): (.*)')
 sw_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) prev_prio=\d+ prev_state=(\S+) ==> .* next_pid=(\d+)')
 ra_re = re.compile(r'ra=([^+\s]+)')

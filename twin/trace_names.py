@@ -2,13 +2,14 @@
 #
 # What the twin's trace scripts (bursts.py, tick_runs.py, maxima.py, ...)
 # share: which comm is a workload's task, which of hackbench's threads
-# receive and which send, and a quantile by rank. A task
+# receive and which send (and the --fds N that says), and a quantile by rank. A task
 # with several instances shows in a trace as name-N, so a comm is the task's
 # when it is the name or the name and a number; the quantile is the value
 # at int(n * f) of the values sorted (not fairsim's nearest rank, sim/stats.c:
 # the scripts kept theirs, and their outputs stay as they were).
 
 import re
+import sys
 
 
 def named(comm, name):
@@ -42,3 +43,16 @@ def hackbench_sides(path, fds):
         if n != 'hackbench':
             side[pid] = 'sender' if n.startswith('sender') else 'receiver'
     return side
+
+
+def fds_option(args, usage):
+    """(N, the rest) of a leading `--fds N` (hackbench's -f, 20 unless
+    given); the usage line and exit 1 for a bad N or no trace after it"""
+    fds = 20
+    if args[:1] == ['--fds']:
+        if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
+            sys.exit(usage)
+        fds, args = int(args[1]), args[2:]
+    if not args:
+        sys.exit(usage)
+    return fds, args

@@ -25,7 +25,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_names import hackbench_sides, quantile  # noqa: E402
+from trace_names import fds_option, hackbench_sides, quantile  # noqa: E402
 
 ev_re = re.compile(r'\] (\S+)\s+([\d.]+): (sched_wakeup|wpf): (.*)')
 kv_re = re.compile(r'(\w+)=(-?\w+)')
@@ -81,21 +81,14 @@ USAGE = ("usage: twin/wakeup_state.py TASK TRACE...\n"
 
 def parse(args):
     """(TASK or None, side or None, fds, traces) from the arguments"""
-    side, fds = None, 20
     if args[:1] == ['--side']:
         if len(args) < 2 or args[1] not in ('receiver', 'sender'):
             sys.exit(USAGE)
-        side, args = args[1], args[2:]
-        if args[:1] == ['--fds']:
-            if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
-                sys.exit(USAGE)
-            fds, args = int(args[1]), args[2:]
-        if not args:
-            sys.exit(USAGE)
-        return None, side, fds, args
+        fds, traces = fds_option(args[2:], USAGE)
+        return None, args[1], fds, traces
     if len(args) < 2:
         sys.exit(USAGE)
-    return args[0], None, fds, args[1:]
+    return args[0], None, 20, args[1:]
 
 
 def main():
