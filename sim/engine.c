@@ -124,9 +124,12 @@ static void wake(struct sim_run *run, int i)
 
 static void enqueue(struct sim_run *run, int res, struct sim_task *t)
 {
-	run->waitq[res] = realloc(run->waitq[res], (run->waitq_n[res] + 1) * sizeof(int));
-	if (!run->waitq[res])
-		abort();
+	if (run->waitq_n[res] == run->waitq_cap[res]) {
+		run->waitq_cap[res] = run->waitq_cap[res] ? 2 * run->waitq_cap[res] : 4;
+		run->waitq[res] = realloc(run->waitq[res], run->waitq_cap[res] * sizeof(int));
+		if (!run->waitq[res])
+			abort();
+	}
 	run->waitq[res][run->waitq_n[res]++] = idx_of(run, t);
 }
 
@@ -959,6 +962,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	 * resource's own queue, its mutex's waiters after those */
 	run->waitq = calloc(3 * (w->nr_res + 1), sizeof(int *));
 	run->waitq_n = calloc(3 * (w->nr_res + 1), sizeof(int));
+	run->waitq_cap = calloc(3 * (w->nr_res + 1), sizeof(int));
 	run->fill = calloc(w->nr_res + 1, sizeof(long));
 	run->pipes = calloc(w->nr_res + 1, sizeof(*run->pipes));
 	run->plan_w = calloc(w->nr_res + 1, sizeof(long));
@@ -1088,6 +1092,7 @@ void sim_run_free(struct sim_run *run)
 	free(run->barrier_arrived);
 	free(run->waitq);
 	free(run->waitq_n);
+	free(run->waitq_cap);
 	free(run->owner);
 	free(run->quiescer);
 	free(run->word);

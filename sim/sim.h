@@ -315,6 +315,7 @@ struct sim_run {
 	int *barrier_arrived;
 	int **waitq;		/* per resource: task indices, FIFO */
 	int *waitq_n;
+	int *waitq_cap;		/* room of each, grown by doubling */
 	int *owner;		/* mutex: task index, -1 free */
 	int *word;		/* mutex: glibc's futex word, 0, 1 or 2 */
 	int *grefs;		/* condition: woken waiters not yet run */

@@ -72,7 +72,9 @@ struct ft_rbwatch {
 };
 
 static struct ft_rbwatch rbw_trees[RBW_TREES];
-static struct rb_root *rbw_roots[RBW_TREES];	/* rbw_trees[]'s, close together */
+static struct rb_root *rbw_roots[RBW_TREES];	/* rbw_trees[]'s */
+#define RBW_ROOT_BITS	9		/* 2 x RBW_TREES slots */
+static short rbw_root_hash[1 << RBW_ROOT_BITS];	/* root -> rbw_trees[] index + 1 */
 static int rbw_nr;
 static struct rbw_node rbw_next[RBW_NODES];
 static short rbw_was[RBW_NODES];	/* a look: each node's index in the last one */
@@ -87,8 +89,37 @@ static struct ft_rbwatch *rbw_rotating;
  */
 static bool rbw_blind, rbw_born_blind;
 
+/* the product's top bits: roots lie a power of two apart (per-CPU runqueues) */
+static unsigned int rbw_root_slot(const struct rb_root *root)
+{
+	return ((unsigned long)root * 0x9e3779b97f4a7c15ULL) >> (64 - RBW_ROOT_BITS);
+}
+
+static unsigned int rbw_root_after(unsigned int s)
+{
+	return (s + 1) & ((1 << RBW_ROOT_BITS) - 1);
+}
+
+/* rbw_trees[]'s index of @root's watch, -1 if none: found without a scan */
+static int rbw_index(const struct rb_root *root)
+{
+	for (unsigned int s = rbw_root_slot(root);; s = rbw_root_after(s)) {
+		int t = rbw_root_hash[s] - 1;
+
+		if (t < 0 || rbw_roots[t] == root)
+			return t;
+	}
+}
+
 void ft_rbwatch_reset(void)
 {
+	for (int t = 0; t < rbw_nr; t++) {
+		unsigned int s = rbw_root_slot(rbw_roots[t]);
+
+		while (rbw_root_hash[s] != t + 1)
+			s = rbw_root_after(s);
+		rbw_root_hash[s] = 0;
+	}
 	rbw_nr = 0;
 	rbw_blind = rbw_born_blind = false;
 }
@@ -174,21 +205,26 @@ static void rbw_mark_subtree(struct ft_rbwatch *w, int i)
 
 static struct ft_rbwatch *rbw_tree(struct rb_root *root)
 {
+	unsigned int s;
+	int t;
+
 	if (rbw_blind) {	/* changed unseen: lost track of every tree */
-		for (int t = 0; t < rbw_nr; t++) {
+		for (t = 0; t < rbw_nr; t++) {
 			rbw_unhash(&rbw_trees[t]);
 			rbw_trees[t].overflow = true;
 		}
 		rbw_blind = false;
 		rbw_born_blind = true;
 	}
-	for (int t = 0; t < rbw_nr; t++)
-		if (rbw_roots[t] == root)
-			return &rbw_trees[t];
+	if ((t = rbw_index(root)) >= 0)
+		return &rbw_trees[t];
 	if (rbw_nr == RBW_TREES)
 		return NULL;	/* unwatched: the checker excuses it whole */
 	rbw_trees[rbw_nr] = (struct ft_rbwatch){ .root = root, .overflow = rbw_born_blind };
 	rbw_roots[rbw_nr] = root;
+	for (s = rbw_root_slot(root); rbw_root_hash[s]; s = rbw_root_after(s))
+		;
+	rbw_root_hash[s] = rbw_nr + 1;
 	return &rbw_trees[rbw_nr++];
 }
 
@@ -296,12 +332,11 @@ struct ft_rbwatch *ft_rbwatch_sync(struct rb_root *root)
 /* A watched tree's snapshot, followed and holding @nodes nodes. */
 static struct ft_rbwatch *rbw_holding(struct rb_root *root, int nodes)
 {
-	if (rbw_blind || nodes <= 0)
+	int t;
+
+	if (rbw_blind || nodes <= 0 || (t = rbw_index(root)) < 0)
 		return NULL;
-	for (int t = 0; t < rbw_nr; t++)
-		if (rbw_roots[t] == root)
-			return !rbw_trees[t].overflow && rbw_trees[t].n == nodes ? &rbw_trees[t] : NULL;
-	return NULL;
+	return !rbw_trees[t].overflow && rbw_trees[t].n == nodes ? &rbw_trees[t] : NULL;
 }
 
 /*
