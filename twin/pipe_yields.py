@@ -16,7 +16,10 @@
 # (switch in to switch out) and the receivers a sender woke in each run it
 # left runnable, and how far apart a thread's wake-ups in one run are
 # (its sched_waking lines with no switch between: a sender's writes that
-# each found a pipe empty, try_to_wake_up() on its time). fairsim's trace (sim.trace,
+# each found a pipe empty, try_to_wake_up() on its time), and how long a
+# sender's wake-up takes from its sched_waking line to the wakee's
+# sched_wakeup (the part of try_to_wake_up() between its two tracepoints;
+# a wakee's latest sched_waking). fairsim's trace (sim.trace,
 # its threads sender-* and receiver-*) reads too: it writes every
 # preemption as R+, wherever it came.
 #
@@ -37,9 +40,11 @@ ra_re = re.compile(r'ra=([^+\s]+)')
 def count(path):
     """{pid: {(state, caller, flag setter): n}}, {pid: name}, the runs
     [(pid, us, state, pids woken)], whether it had cr lines, the gaps
-    [(pid, us)] between a thread's wake-ups in one run"""
+    [(pid, us)] between a thread's wake-ups in one run, the wake-ups'
+    [(waker pid, us)] from sched_waking to sched_wakeup"""
     caller, setter, seen, names, cr_seen = {}, {}, {}, {}, False
     since, woke, runs, waking, gaps = {}, {}, [], {}, []
+    pending, ttwu = {}, []
     for line in open(path):
         m = ev_re.search(line)
         if not m:
@@ -53,10 +58,16 @@ def count(path):
             if pid in waking:
                 gaps.append((pid, (t - waking[pid]) * 1e6))
             waking[pid] = t
+            w = re.search(r'pid=(\d+)', rest)
+            if w:
+                pending[int(w.group(1))] = (pid, t)
         elif kind == 'sched_wakeup':
             w = re.search(r'comm=(\S+) pid=(\d+)', rest)
             if w:
                 woke.setdefault(pid, []).append(int(w.group(2)))
+                if int(w.group(2)) in pending:
+                    waker, at = pending.pop(int(w.group(2)))
+                    ttwu.append((waker, (t - at) * 1e6))
             if 'N' in flags and pid not in setter and w:
                 setter[pid] = (w.group(1), int(w.group(2)))
         else:
@@ -77,7 +88,7 @@ def count(path):
             waking.pop(prev, None)
             since[int(s.group(4))] = t
             woke.pop(int(s.group(4)), None)
-    return seen, names, runs, cr_seen, gaps
+    return seen, names, runs, cr_seen, gaps, ttwu
 
 
 def median(v):
@@ -97,7 +108,7 @@ def woken(why, names, real):
 
 for path in args:
     try:
-        seen, names, runs, cr_seen, gaps = count(path)
+        seen, names, runs, cr_seen, gaps, ttwu = count(path)
     except OSError as e:
         sys.exit("fairtest: pipe_yields.py: %s: %s" % (path, e.strerror))
     if not seen:
@@ -133,6 +144,8 @@ for path in args:
                   (median(n), sum(n) / max(len(n), 1)))
             g = [us for pid, us in gaps if side_of.get(pid) == name]
             print("    wake-ups in one run: %d, p50 %.0f us apart" % (len(g), median(g)))
+            g = [us for pid, us in ttwu if side_of.get(pid) == name]
+            print("    sched_waking to sched_wakeup: %d, p50 %.0f us" % (len(g), median(g)))
         for (st, where, why), n in sorted(rows.items(), key=lambda kv: (-kv[1], kv[0])):
             text = {'R+': 'R+ (in %s)' % where, 'R': 'R'}.get(st, st)
             print("    %-40s %6d%s" % (text, n, ", flag set by: %s" % why if why else ''))

@@ -99,6 +99,10 @@ checks() {
 	# first run's wake-up to the second run's, a switch between.
 	check "pipe_yields.py: wake-ups in one run, how far apart" \
 		'echo "$yl" | grep -q "^    wake-ups in one run: 1, p50 5 us apart$"'
+	# Expect the sender's two wake-ups timed from their latest sched_waking:
+	# 2 us, and 0 us (the one at 1.000016 superseded at 1.000021).
+	check "pipe_yields.py: a wake-up from its latest sched_waking to sched_wakeup" \
+		'echo "$yl" | grep -q "^    sched_waking to sched_wakeup: 2, p50 2 us$"'
 	ws=$(python3 "$1/wakeup_state.py" --side receiver --fds 1 "$out/wakeups.trace" 2>&1)
 	echo "$ws" | sed 's/^/# /'
 	# Expect the receiver's two checks, one preempting, the running task
