@@ -10,9 +10,9 @@
 # last cr line's ra=; "?" in a trace without them). "R" is schedule() at
 # the return to user space.
 # Each is also told by what set the flag: the last wake-up in the thread's
-# context since it ran (its sched_wakeup line has the N flag: that wake-up
-# asked for the switch; the woken thread's name), else "no wake-up" (a
-# tick). Sleeps (S, D) are counted beside them, and each side's runs
+# context since it ran (its sched_wakeup line has a resched flag, N or 7.x's
+# lazy l or its other letters: that wake-up asked for the switch; the woken
+# thread's name), else "no wake-up" (a tick). Sleeps (S, D) are counted beside them, and each side's runs
 # (switch in to switch out) and the receivers a sender woke in each run it
 # left runnable, and how far apart a thread's wake-ups in one run are
 # (its sched_waking lines with no switch between: a sender's writes that
@@ -68,7 +68,7 @@ def count(path):
                 if int(w.group(2)) in pending:
                     waker, at = pending.pop(int(w.group(2)))
                     ttwu.append((waker, (t - at) * 1e6))
-            if 'N' in flags and pid not in setter and w:
+            if flags[1:2] not in ('', '.') and pid not in setter and w:
                 setter[pid] = (w.group(1), int(w.group(2)))
         else:
             s = sw_re.search(rest)

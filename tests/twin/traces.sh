@@ -41,6 +41,17 @@ cat >"$out/yields.trace" <<'EOF'
        hackbench-11      [000] d..2.     1.000040: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
 EOF
 
+# 7.x's lazy flag (PREEMPT_LAZY: fair.c's wake-up preemption sets
+# TIF_NEED_RESCHED_LAZY, "l" in the flags): the sender wakes the receiver
+# with it and is switched away at its return; the receiver sleeps.
+cat >"$out/lazy.trace" <<'EOF'
+# tracer: nop
+       hackbench-11      [000] d..3.     1.000003: sched_waking: comm=hackbench pid=10 prio=120 target_cpu=000
+       hackbench-11      [000] dl.3.     1.000005: sched_wakeup: comm=hackbench pid=10 prio=120 target_cpu=000
+       hackbench-11      [000] d..2.     1.000009: sched_switch: prev_comm=hackbench prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=hackbench next_pid=10 next_prio=120
+       hackbench-10      [000] d..2.     1.000015: sched_switch: prev_comm=hackbench prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=hackbench next_pid=11 next_prio=120
+EOF
+
 # hackbench -f 1 again, its wake-up checks (wpf, as the probes of
 # twin/events/wakeup-7.3.events write them): the receiver (pid 10) is woken
 # twice, the first check preempting (N), the sender (11) once, from D.
@@ -103,6 +114,11 @@ checks() {
 	# 2 us, and 0 us (the one at 1.000016 superseded at 1.000021).
 	check "pipe_yields.py: a wake-up from its latest sched_waking to sched_wakeup" \
 		'echo "$yl" | grep -q "^    sched_waking to sched_wakeup: 2, p50 2 us$"'
+	yl=$(python3 "$1/pipe_yields.py" --fds 1 "$out/lazy.trace" 2>&1)
+	echo "$yl" | sed 's/^/# /'
+	# Expect the sender's R flagged by the receiver's wake-up, as with N.
+	check "pipe_yields.py: a wake-up with the lazy flag is what set it" \
+		'echo "$yl" | grep -q "^    R  *1, flag set by: a receiver$"'
 	ws=$(python3 "$1/wakeup_state.py" --side receiver --fds 1 "$out/wakeups.trace" 2>&1)
 	echo "$ws" | sed 's/^/# /'
 	# Expect the receiver's two checks, one preempting, the running task
