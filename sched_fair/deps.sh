@@ -2,14 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install the Debian packages fairtest needs, only those that are missing,
-# with sudo when not root. Extra package names may be given as arguments.
+# with sudo when not root. Extra package names may be given as arguments;
+# @twin names the real-kernel twin's (QEMU, and what its initramfs holds).
 set -eu
+extra=
+for a in "$@"; do
+	case $a in
+	@twin) extra="$extra qemu-system-x86 busybox-static rt-app rt-tests" ;;
+	*) extra="$extra $a" ;;
+	esac
+done
 # rt-app: make test runs the workload files under the real one (tests/sim/rtapp.py).
 # parallel, rsync, ssh: make campaign's shards here and on other machines;
 # openssh-server: its test's sshd on a loopback port (tests/campaign), on CI
 # only: installing it starts a system sshd, which a laptop should not get
 # from a test suite (there the test skips, naming the package).
-need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 7zip rt-app parallel rsync openssh-client $*"
+need="gcc make flex bison bc libelf-dev libssl-dev libcmocka-dev libfiu-dev libjson-c-dev valgrind python3 7zip rt-app parallel rsync openssh-client$extra"
 [ "${CI:-}" != true ] || need="$need openssh-server"
 # This runs before every make check: once all were found, that answer holds
 # until dpkg's database next changes.

@@ -42,7 +42,7 @@ twin_start() {
 }
 for step in $twin_steps; do rm -f "$obj/$step.log.rc"; done
 # The twin's packages first, here: no apt-get beside the steps below.
-"$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app rt-tests || failed=1
+"$top/sched_fair/deps.sh" @twin || failed=1
 twin_start &
 twin_pid=$!
 

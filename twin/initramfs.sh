@@ -15,7 +15,7 @@ set -eu
 die() { echo "fairtest: $*" >&2; exit 1; }
 [ $# -eq 1 ] || die "usage: twin/initramfs.sh DIR"
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/sched_fair/deps.sh" busybox-static rt-app rt-tests
+"$top/sched_fair/deps.sh" @twin
 mkdir -p "$1"
 dir=$(cd "$1" && pwd)
 img=$dir/initramfs.cpio.gz

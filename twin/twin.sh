@@ -66,7 +66,7 @@ case ${FAIRTEST_TWIN_CALIBRATE:-0} in
 esac
 [ -z "${FAIRTEST_TWIN_EVENTS:-}" ] || [ -f "$FAIRTEST_TWIN_EVENTS" ] ||
 	die "FAIRTEST_TWIN_EVENTS=$FAIRTEST_TWIN_EVENTS: no such file of dynamic_events lines (see twin/events/)"
-"$top/sched_fair/deps.sh" qemu-system-x86 busybox-static rt-app rt-tests
+"$top/sched_fair/deps.sh" @twin
 
 mkdir -p "$(dirname "$result")"
 [ -n "$duration" ] || duration=$(python3 -c 'import json,re,sys
