@@ -43,23 +43,21 @@ vet() {
 }
 
 # Each mutant built and tests/sim/run.sh run on it, as many at once as
-# the machine has CPUs (run.sh runs one fairsim at a time); the verdicts
-# below, in name order, read what they left.
-jobs=$(nproc 2>/dev/null || echo 1) n=0
+# the machine has CPUs (run.sh runs one fairsim at a time), a new one
+# started as soon as one ends; the verdicts below, in name order, read
+# what they left.
+jobs=$(nproc 2>/dev/null || echo 1)
 for patch in "$top"/fixtures/mutants/engine/*.patch; do
-	dir=$out/$(basename "$patch" .patch)
-	[ -z "$(vet "$patch")" ] || continue
-	(
-		if why=$("$top/sched_fair/mutant_build.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
-			"$top/tests/sim/run.sh" "$dir/obj/fairsim" "$ksrc" >"$dir/run.log" 2>&1
-		else
-			echo "$why" >"$dir.why"
-		fi
-	) &
-	n=$((n + 1))
-	[ $((n % jobs)) -ne 0 ] || wait
-done
-wait
+	[ -n "$(vet "$patch")" ] || echo "$patch"
+done | xargs -P "$jobs" -I{} sh -c '
+	top=$1 obj=$2 ksrc=$3 profile=$4 patch=$5
+	dir=$obj/sim-mutants/$(basename "$patch" .patch)
+	if why=$("$top/sched_fair/mutant_build.sh" "$obj" "$ksrc" "$profile" "$patch" "$dir"); then
+		"$top/tests/sim/run.sh" "$dir/obj/fairsim" "$ksrc" >"$dir/run.log" 2>&1
+	else
+		echo "$why" >"$dir.why"
+	fi
+	exit 0' _ "$top" "$obj" "$ksrc" "$profile" {}
 
 for patch in "$top"/fixtures/mutants/engine/*.patch; do
 	name=engine/$(basename "$patch" .patch)
