@@ -40,6 +40,7 @@ HRTICK_PREEMPT ?=
 HRTICK_ARM ?=
 TICK_COST ?=
 TIMER_WAKE ?=
+TIMER_COST ?=
 FUTEX_WAKE_COST ?=
 UNLOCK_WAKE_COST ?=
 PIPE_WAKE_COST ?=
@@ -149,7 +150,8 @@ SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
 	   $(if $(HRTICK_ARM),--hrtick-arm $(HRTICK_ARM)) $(if $(TICK_COST),--tick-cost $(TICK_COST)) \
 	   $(if $(FUTEX_WAKE_COST),--futex-wake-cost $(FUTEX_WAKE_COST)) $(if $(LOOP_COST),--loop-cost $(LOOP_COST)) \
 	   $(if $(UNLOCK_WAKE_COST),--unlock-wake-cost $(UNLOCK_WAKE_COST)) \
-	   $(if $(PIPE_WAKE_COST),--pipe-wake-cost $(PIPE_WAKE_COST)) $(if $(TIMER_WAKE),--timer-wake $(TIMER_WAKE))
+	   $(if $(PIPE_WAKE_COST),--pipe-wake-cost $(PIPE_WAKE_COST)) $(if $(TIMER_WAKE),--timer-wake $(TIMER_WAKE)) \
+	   $(if $(TIMER_COST),--timer-cost $(TIMER_COST))
 SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
@@ -344,7 +346,8 @@ help:
 	@echo '              tick asks for (0); HRTICK_PREEMPT=us: from its hrtick'"'"'s (0); HRTICK_ARM=us:'
 	@echo '              from a switch to its slice'"'"'s timer armed (7.2+, 0); TICK_COST=us: a tick'"'"'s'
 	@echo '              handler, of the CPU time of the task it interrupts (0); TIMER_WAKE=us: from a'
-	@echo '              sleep timer'"'"'s expiry to its task'"'"'s wake-up (0); docs/fidelity-differences.md'
+	@echo '              sleep timer'"'"'s expiry to its task'"'"'s wake-up (0); TIMER_COST=us: a sleep'
+	@echo '              timer'"'"'s handler, of the task it interrupts (0); docs/fidelity-differences.md'
 	@echo '  IDEAL=1     none of those costs: the machine of fair.c'"'"'s decisions alone'
 	@echo '  PLOT=dir    also write result, trace and SVG plots (gnuplot) into dir: latency'
 	@echo '              distribution (base vs patched for sim-ab), per-CPU timeline'
@@ -357,7 +360,7 @@ help:
 	@echo '  make twin knobs: WORKLOAD, KVER/KSRC, CPUS (guest and fake CPUs, 8), DURATION (s of'
 	@echo '              the window, default the file'"'"'s), SEED, FEATURES (set in both), the model'"'"'s'
 	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, TICK_PREEMPT, HRTICK_PREEMPT,'
-	@echo '              HRTICK_ARM, TICK_COST, TIMER_WAKE, IDEAL: fairsim'"'"'s side), and:'
+	@echo '              HRTICK_ARM, TICK_COST, TIMER_WAKE, TIMER_COST, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
 	@echo '  CALIBRATE=1 make twin: fairsim rerun with the idle exit, wake-up preemption and wake cost'
 	@echo '              the real boots measured (twin/calibrate.py; where a task broadcasts, the futex'

@@ -213,6 +213,9 @@ void ft_set_hrtick_arm(ft_u64 ns);
  * running task's budget of exec time by @ns, its handler's time charged to
  * it; 0 (the default): none. */
 void ft_set_tick_cost(ft_u64 ns);
+/* The same for a sleep timer's handler, on the task running where the
+ * timer's task slept when it wakes it (ft_task_wake_at()); 0: none. */
+void ft_set_timer_cost(ft_u64 ns);
 bool ft_tick_stopped(int cpu);	/* nohz: idle with its tick stopped */
 /*
  * The preemption model (kernel/Kconfig.preempt): where a task inside the
@@ -490,6 +493,7 @@ struct ft_obs {
 	/* wake-ups: the waker CPU's need_resched as the tracepoint finds it,
 	 * in ftrace's letters ('.' none, 'N' set, 'l' lazy) */
 	char resched;
+	bool irq;		/* wake-ups: from a timer's handler (ftrace's 'h') */
 	const char *probe, *text;	/* probe: its name and "field=value ..." */
 };
 typedef void (*ft_observer_fn)(const struct ft_obs *obs, void *ctx);

@@ -998,6 +998,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	}
 	ft_set_hrtick_arm(o->hrtick_arm_ns);
 	ft_set_tick_cost(o->tick_cost_ns);
+	ft_set_timer_cost(o->timer_cost_ns);
 	run->hz = 1000000000ULL / ft_tick_nsec();
 	run->base_slice_ns = ft_base_slice();
 	if (set_features(run, o->features) || make_groups(run))

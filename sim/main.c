@@ -21,7 +21,7 @@ static void usage(void)
 		"               [--wake-preempt US] [--futex-wake-cost US] [--unlock-wake-cost US]\n"
 		"               [--pipe-wake-cost US] [--loop-cost US]\n"
 		"               [--tick-preempt US] [--hrtick-preempt US] [--hrtick-arm US]\n"
-		"               [--tick-cost US] [--timer-wake US] [--ideal]\n"
+		"               [--tick-cost US] [--timer-wake US] [--timer-cost US] [--ideal]\n"
 		"               [--no-check] [--no-plans] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
 		"               [--duration S] [--json FILE] [--quiet]\n"
@@ -79,6 +79,7 @@ static ft_u64 *cost_of(struct sim_opts *o, const char *opt)
 		{ "--hrtick-arm", offsetof(struct sim_opts, hrtick_arm_ns) },
 		{ "--tick-cost", offsetof(struct sim_opts, tick_cost_ns) },
 		{ "--timer-wake", offsetof(struct sim_opts, timer_wake_ns) },
+		{ "--timer-cost", offsetof(struct sim_opts, timer_cost_ns) },
 		{ "--futex-wake-cost", offsetof(struct sim_opts, futex_wake_ns) },
 		{ "--unlock-wake-cost", offsetof(struct sim_opts, unlock_wake_ns) },
 		{ "--pipe-wake-cost", offsetof(struct sim_opts, pipe_wake_ns) },
@@ -245,7 +246,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--ideal")) {
 			o.timer_slack_ns = o.wake_cost_ns = o.idle_exit_ns = o.wake_preempt_ns = o.futex_wake_ns =
 				o.pipe_wake_ns = o.loop_cost_ns = o.tick_preempt_ns = o.hrtick_preempt_ns =
-				o.hrtick_arm_ns = o.tick_cost_ns = o.timer_wake_ns = 0;
+				o.hrtick_arm_ns = o.tick_cost_ns = o.timer_wake_ns =
+				o.timer_cost_ns = 0;
 			o.unlock_wake_ns = SIM_COST_UNSET;
 		} else if (a[0] == '-' && a[1] == '-' && !v) {
 			usage();

@@ -329,11 +329,12 @@ static inline bool plans_locked(const struct sim_run *run)
 
 /*
  * a plan's steps skip advance(), which charges --loop-cost, and run on
- * budgets that --tick-cost lengthens
+ * budgets that --tick-cost and --timer-cost lengthen
  */
 static inline bool plans_off(const struct sim_run *run)
 {
-	return run->o->no_plans || run->o->loop_cost_ns || run->o->tick_cost_ns || run->error[0];
+	return run->o->no_plans || run->o->loop_cost_ns || run->o->tick_cost_ns ||
+	       run->o->timer_cost_ns || run->error[0];
 }
 
 static inline void plan_alloc(struct sim_task *t)

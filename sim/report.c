@@ -250,6 +250,9 @@ void sim_report_text(FILE *f, struct sim_run *run)
 	if (o->timer_wake_ns)
 		fprintf(f, "fairsim: and from a sleep timer's expiry to its task's wake-up %.3g us\n",
 			o->timer_wake_ns / 1e3);
+	if (o->timer_cost_ns)
+		fprintf(f, "fairsim: and a sleep timer's handler %.3g us of the CPU time of the task it "
+			"interrupts\n", o->timer_cost_ns / 1e3);
 	if (run->w->ignored[0])
 		fprintf(f, "fairsim: ignored (not modelled): %s\n", run->w->ignored);
 tables:
@@ -385,6 +388,8 @@ int sim_report_json(const char *path, struct sim_run *run)
 			json_object_object_add(root, "tick_cost_ns", num(o->tick_cost_ns));
 		if (o->timer_wake_ns)
 			json_object_object_add(root, "timer_wake_ns", num(o->timer_wake_ns));
+		if (o->timer_cost_ns)
+			json_object_object_add(root, "timer_cost_ns", num(o->timer_cost_ns));
 	}
 	json_object_object_add(root, "ignored", list(run->w->ignored));
 	json_object_object_add(root, "left_out", list(run->w->left_out));

@@ -296,6 +296,7 @@ struct sim_opts {
 	ft_u64 hrtick_arm_ns;	/* from the switch to its slice's timer armed (7.2+) */
 	ft_u64 tick_cost_ns;	/* a tick's handler, of the running task's CPU time */
 	ft_u64 timer_wake_ns;	/* from a sleep timer's expiry to its task's wake-up */
+	ft_u64 timer_cost_ns;	/* a sleep timer's handler, of the interrupted task's CPU time */
 	ft_u64 futex_wake_ns;	/* CPU time a futex waker spends per task it wakes */
 	ft_u64 unlock_wake_ns;	/* the same for a mutex unlock's wake-up */
 	ft_u64 pipe_wake_ns;	/* CPU time a pipe writer or reader spends per task it wakes */

@@ -97,15 +97,18 @@ void sim_trace_header(FILE *f, const char *workload, int cpus, ft_u64 end_ns)
 		"#              | |         |   |||||     |         |\n");
 }
 
-/* The flags field: a wake-up's carries the need_resched letter it found. */
+/*
+ * The flags field: a wake-up's carries the need_resched letter it found,
+ * and 'h' when a timer's handler makes it, as the kernel's hardirq.
+ */
 static void line(struct sim_run *run, const struct ft_obs *o, int cpu, const char *event)
 {
 	char c[16];
 	int pid = run->an.curr[cpu];
 
 	comm(run, pid, cpu, c);
-	fprintf(run->trace, "%16s-%-7d [%03d] d%c.2. %5llu.%06llu: %s: ", pid ? c : "<idle>", pid,
-		cpu, o->resched ? o->resched : '.', o->now / 1000000000ULL,
+	fprintf(run->trace, "%16s-%-7d [%03d] d%c%c2. %5llu.%06llu: %s: ", pid ? c : "<idle>", pid,
+		cpu, o->resched ? o->resched : '.', o->irq ? 'h' : '.', o->now / 1000000000ULL,
 		o->now % 1000000000ULL / 1000, event);
 }
 

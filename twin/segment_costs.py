@@ -15,8 +15,8 @@
 # (--wake-cost: its median), one that woke n is a broadcast that ends a
 # pass (--futex-wake-cost: the slope; --loop-cost: the intercept less the
 # wake cost). Then the segments by what woke: tasks of its own kind,
-# others, and from an interrupt (a timer's expiry on its time; real
-# traces only), under SHORT_US and longer; and a mutex unlock's cost
+# others, and from an interrupt (a timer's expiry on its time: ftrace's
+# h flag, which fairsim's trace writes too), under SHORT_US and longer; and a mutex unlock's cost
 # (--unlock-wake-cost): a short segment that woke one of its kind (a
 # schbench-mutex worker's pthread_cond_wait()) less one that woke nobody.
 # docs/fidelity-sync.md.
@@ -96,8 +96,8 @@ def by_context(path, task):
     lengths, us]} of TASK's segments in one trace that ended asleep. A
     wake-up from an interrupt (the flags' h or s: a timer's expiry, whose
     handler runs on the interrupted task's time) is not the task's own.
-    Only a real trace has those flags: fairsim's wakes a timer's sleeper
-    with the running task's flags, at no cost to it."""
+    fairsim's trace has them too; there the handler costs the task its
+    time only under --timer-cost."""
     task_re = re.compile(re.escape(task) + r'(-\d+)?$')
     lines, win = trace_lines(path)
     on = {}          # CPU -> (pid, comm, since, [own, other, interrupt])

@@ -169,6 +169,7 @@ void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p)
 	struct ft_obs o = {
 		.kind = kind, .now = ft_m.now, .cpu = task_cpu(p),
 		.pid = p->pid, .prio = p->prio, .resched = resched_letter(),
+		.irq = ft_m.in_timer,
 	};
 
 	if (observer)

@@ -78,6 +78,7 @@ struct ft_machine {
 	struct ft_idle_detector idle_det;
 	bool idle_clean;		/* no change since idle.c last looked (below) */
 	bool quiet;			/* no change since the last preemption point */
+	bool in_timer;			/* a sleep timer's handler wakes its task (loop.c) */
 	int preempt_model;		/* FT_PREEMPT_*: the tree's config's (preempt.c) */
 	u64 resched_user;		/* CPUs whose resched was set on curr's way to user space */
 	/* loop.c's next event, kept until what it depends on changes */

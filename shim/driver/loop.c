@@ -39,29 +39,35 @@ static void tick_once(int cpu)
 	ft_resched_pending();
 }
 
-static u64 tick_cost;	/* ft_set_tick_cost() */
+static u64 tick_cost, timer_cost;	/* ft_set_tick_cost(), ft_set_timer_cost() */
 
 void ft_set_tick_cost(u64 ns)
 {
 	tick_cost = ns;
 }
 
+void ft_set_timer_cost(u64 ns)
+{
+	timer_cost = ns;
+}
+
 /*
- * The loop's tick ran its handler on the task it interrupted: that task's
- * work (its budget of exec time) ends @tick_cost later, the handler's time
- * charged to it as a kernel without IRQ_TIME_ACCOUNTING does.
+ * An interrupt's handler (the tick's, a sleep timer's) ran on the task it
+ * interrupted: that task's work (its budget of exec time) ends @cost
+ * later, the handler's time charged to it as a kernel without
+ * IRQ_TIME_ACCOUNTING does.
  */
-static void tick_charge(int cpu)
+static void irq_charge(int cpu, u64 cost)
 {
 	struct task_struct *p = cpu_rq(cpu)->curr;
 	struct ft_task *t;
 
-	if (!tick_cost || is_idle_task(p))
+	if (!cost || is_idle_task(p))
 		return;
 	t = &ft_m.tasks[p->pid];
-	if (!t->driven || t->run_until_exec >= U64_MAX - tick_cost)
+	if (!t->driven || t->run_until_exec >= U64_MAX - cost)
 		return;
-	t->run_until_exec += tick_cost;
+	t->run_until_exec += cost;
 	ft_task_budget_changed(t);
 }
 
@@ -346,7 +352,11 @@ static void run_events(bool first)
 		t->run_until_exec = t->p->se.sum_exec_runtime +
 				    (t->resume_at ? 0 : t->run_ns);
 		ft_task_budget_changed(t);
+		/* the timer fires where its task slept, on what runs there */
+		irq_charge(task_cpu(t->p), timer_cost);
+		ft_m.in_timer = true;
 		ft_task_wake(id);
+		ft_m.in_timer = false;
 	}
 	ft_deliver_ipis();
 	/* the hrtimers due (hrtick, bandwidth), then each CPU's interrupt exit */
@@ -370,7 +380,7 @@ static void run_events(bool first)
 		}
 		ft_m.next_tick[cpu] += TICK_NSEC;
 		ft_tick(cpu);
-		tick_charge(cpu);
+		irq_charge(cpu, tick_cost);
 	}
 }
 

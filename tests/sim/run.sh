@@ -1041,11 +1041,37 @@ else
 	bad "--timer-wake: fairsim failed: $(head -c 200 "$out/tw10.out")"
 fi
 
+# --timer-cost on a 500 us worker beside a 977 us timer, one CPU, 1 s: a
+# sleep timer's handler runs on the task it interrupts, and fairsim's
+# trace flags its wake-up as the kernel's (h). Expect the header to name
+# it, and w's bursts (CPU time, wake-up to sleep) with one handler on
+# their time 9 us longer than those with none (twin/irq_runs.py), where
+# without the option both are one length.
+ic_cost() {
+	python3 "$top/twin/irq_runs.py" w "$1" 2>/dev/null |
+		sed -n "s/.*a handler's cost: \([0-9.-]*\) us.*/\1/p"
+}
+if "$sim" --cpus 1 --seed 1 --trace "$out/ic0.trace" "$here/cases/timer_cost.json" >/dev/null 2>&1 &&
+	"$sim" --cpus 1 --seed 1 --timer-cost 9 --trace "$out/ic9.trace" "$here/cases/timer_cost.json" \
+		>"$out/ic9.out" 2>&1; then
+	c0=$(ic_cost "$out/ic0.trace")
+	c9=$(ic_cost "$out/ic9.trace")
+	if ! grep -q "a sleep timer's handler 9 us" "$out/ic9.out"; then
+		bad "--timer-cost: the header does not name it"
+	elif [ "$c0" != 0.0 ] || [ "$c9" != 9.0 ]; then
+		bad "--timer-cost: w's bursts with a handler less those without: ${c0:-none} us, with 9 us a handler: ${c9:-none}"
+	else
+		ok "--timer-cost: w's bursts with a timer's handler in them 9 us longer ($c0 / $c9 us)"
+	fi
+else
+	bad "--timer-cost: fairsim failed: $(head -c 200 "$out/ic9.out")"
+fi
+
 # Bad command lines: one line each, non-zero exit.
 for args in "--cpus 0" "--cpus 65" "--seed x" "--duration -1" "--duration 1e300" "--frobnicate" \
 	"--features NO_SUCH_FEATURE" "/no/such/file.json" "--topology no-such-machine" \
 	"--timer-slack -1" "--wake-cost x" "--idle-exit 1e12" "--wake-preempt -" \
-	"--tick-preempt -5" "--hrtick-preempt x" "--hrtick-arm 1e10" "--tick-cost -1" "--timer-wake -3" \
+	"--tick-preempt -5" "--hrtick-preempt x" "--hrtick-arm 1e10" "--tick-cost -1" "--timer-wake -3" "--timer-cost 1e12" \
 	"--topology /no/such/file.topo" "--topology smt-mc-8 --cpus 4" "--topology mc-2 --islands"; do
 	case $args in /*) a=$args ;; *) a="$args $here/cases/periodic.json" ;; esac
 	# shellcheck disable=SC2086
