@@ -18,32 +18,21 @@
 #
 # usage: twin/irq_runs.py TASK TRACE...
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from segment_costs import SHORT_US, trace_lines  # noqa: E402
+from segment_costs import SHORT_US, events, switch_re  # noqa: E402
 from trace_names import named, quantile  # noqa: E402
 
-line_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): (sched_waking|sched_switch): (.*)')
-switch_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+) next_pid=(\d+)')
 MIN_GROUP = 10
 
 
 def bursts(path, task):
     """{handlers on its time: [burst CPU time, us]} of TASK in one trace."""
-    lines, win = trace_lines(path)
     on = {}        # CPU -> (pid, since) of the task's instance running there
     burst = {}     # pid -> [CPU time so far, handlers]; absent until a sleep was seen
     by = {}
-    for line in lines:
-        m = line_re.match(line)
-        if not m:
-            continue
-        comm, pid, cpu, flags, ts, kind, rest = m.groups()
-        ts = float(ts)
-        if win and not win[0] <= ts <= win[1]:
-            continue
+    for comm, pid, cpu, flags, ts, kind, rest in events(path):
         if kind == 'sched_waking':
             cur = on.get(cpu)
             if cur and cur[0] == pid and flags[2:3] in ('h', 'H') and pid in burst:

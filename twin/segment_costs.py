@@ -30,7 +30,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from trace_names import quantile  # noqa: E402
 
-line_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (sched_waking|sched_switch): (.*)')
 woken_re = re.compile(r' pid=(\d+)')
 flags_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): (sched_waking|sched_switch): (.*)')
 woken_comm_re = re.compile(r'comm=(\S+)')
@@ -54,21 +53,27 @@ def trace_lines(path):
         sys.exit("fairtest: segment_costs.py: %s: %s" % (path, e.strerror))
 
 
+def events(path):
+    """(comm, pid, cpu, flags, ts, kind, rest) of each sched_waking and
+    sched_switch line of one trace inside its window, ts in seconds."""
+    lines, win = trace_lines(path)
+    for line in lines:
+        m = flags_re.match(line)
+        if not m:
+            continue
+        comm, pid, cpu, flags, ts, kind, rest = m.groups()
+        ts = float(ts)
+        if not win or win[0] <= ts <= win[1]:
+            yield comm, pid, cpu, flags, ts, kind, rest
+
+
 def segments(path, task):
     """{tasks woken: [segment lengths, us]} of TASK's segments in one trace
     that ended asleep (twin/calibrate.py pools them over boots)."""
     task_re = re.compile(re.escape(task) + r'(-\d+)?$')
-    lines, win = trace_lines(path)
     on = {}          # CPU -> (pid, comm, since, wake-ups made)
     by = collections.defaultdict(list)
-    for line in lines:
-        m = line_re.match(line)
-        if not m:
-            continue
-        comm, pid, cpu, ts, kind, rest = m.groups()
-        ts = float(ts)
-        if win and not win[0] <= ts <= win[1]:
-            continue
+    for comm, pid, cpu, flags, ts, kind, rest in events(path):
         if kind == 'sched_waking':
             cur = on.get(cpu)
             # another task: by pid, as a real trace's threads share a comm
@@ -99,17 +104,9 @@ def by_context(path, task):
     fairsim's trace has them too; there the handler costs the task its
     time only under --timer-cost."""
     task_re = re.compile(re.escape(task) + r'(-\d+)?$')
-    lines, win = trace_lines(path)
     on = {}          # CPU -> (pid, comm, since, [own, other, interrupt])
     by = collections.defaultdict(list)
-    for line in lines:
-        m = flags_re.match(line)
-        if not m:
-            continue
-        comm, pid, cpu, flags, ts, kind, rest = m.groups()
-        ts = float(ts)
-        if win and not win[0] <= ts <= win[1]:
-            continue
+    for comm, pid, cpu, flags, ts, kind, rest in events(path):
         cur = on.get(cpu)
         if kind == 'sched_waking':
             if cur and cur[0] == pid:
