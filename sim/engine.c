@@ -822,9 +822,58 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	return r;
 }
 
+static void behave_steps(struct sim_run *run, int id);
+
+/*
+ * A woken task that is switched in takes first its wake-up's CPU time
+ * (step(), cost_due): a budget from now, or a plan from its read's try
+ * again (plan.c), which nothing fair.c or another task sees. Its budget
+ * is used up (asleep, it asked for none), so the loop would take that
+ * step at this instant anyway, in a pass of its own; taken at the switch,
+ * it sets the same budget from the same exec time, a plan as safe. A
+ * switch made by a step comes while the engine is in the middle of that
+ * step: the woken task's is taken once that one is done (behave()), if
+ * it still runs then (else the loop takes it when it runs again, as
+ * before). Not with --tick-cost, which lengthens a budget the loop has
+ * yet to look at.
+ */
+static bool wake_cost_next(const struct sim_run *run, const struct sim_task *t)
+{
+	return t->cost_due && run->o->wake_cost_ns && !run->o->tick_cost_ns && !t->sleep_due &&
+	       !t->cpu_owed && !t->done && t->started && !t->delaying;
+}
+
+static void woken_in(struct sim_run *run, struct sim_task *t)
+{
+	if (!wake_cost_next(run, t))
+		return;
+	if (!run->behaving) {
+		behave_steps(run, t->id);
+	} else if (!t->woken_in) {
+		t->woken_in = true;
+		run->woken_in[run->nr_woken_in++] = t - run->tasks;
+	}
+}
+
 static void behave(int id, void *ctx)
 {
 	struct sim_run *run = ctx;
+
+	run->behaving++;
+	behave_steps(run, id);
+	if (--run->behaving)
+		return;
+	while (run->nr_woken_in) {
+		struct sim_task *t = &run->tasks[run->woken_in[--run->nr_woken_in]];
+
+		t->woken_in = false;
+		if (wake_cost_next(run, t) && ft_task_on_cpu(t->id))
+			behave_steps(run, t->id);
+	}
+}
+
+static void behave_steps(struct sim_run *run, int id)
+{
 	struct sim_task *t = sim_task_of(run, id);
 	ft_u64 now = ft_now();	/* the loop's: it stands still while the engine steps */
 	unsigned long switches = run->switches;
@@ -868,6 +917,8 @@ static void observe(const struct ft_obs *o, void *ctx)
 	    (t = sim_task_of(run, o->prev_pid)) && t->plan_n)
 		sim_plan_end(run, t);
 	sim_observe(o, ctx);
+	if (o->kind == FT_OBS_SWITCH && o->pid > 0 && (t = sim_task_of(run, o->pid)))
+		woken_in(run, t);
 }
 
 static struct sim_task *an_task_of(void *ctx, int pid)
@@ -956,6 +1007,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 
 	*run = (struct sim_run){ .w = w, .o = o, .trace = trace };
 	run->tasks = calloc(SIM_MAX_TASKS, sizeof(*run->tasks));
+	run->woken_in = calloc(SIM_MAX_TASKS, sizeof(int));
 	run->timer_next = calloc(w->nr_res + 1, sizeof(ft_u64));
 	run->barrier_arrived = calloc(w->nr_res + 1, sizeof(int));
 	/* a pipe's writers (a condition's broadcasters) queue after every
@@ -1089,6 +1141,7 @@ void sim_run_free(struct sim_run *run)
 	free(run->plan_w);
 	free(run->plan_r);
 	free(run->tasks);
+	free(run->woken_in);
 	free(run->timer_next);
 	free(run->barrier_arrived);
 	free(run->waitq);

@@ -198,6 +198,7 @@ struct sim_task {
 	bool done, wake_token, started, delaying, blocked;
 	bool gref;		/* woken by a signal or broadcast, not yet run */
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
+	bool woken_in;		/* in run->woken_in (engine.c) */
 	ft_u64 cpu_owed;	/* CPU time owed: its futex wake-ups, its phases' ends */
 	bool sleep_due;		/* blocks once that time is run */
 	bool pipe_retry;	/* slept in this pipe operation: pipe_write()'s loop goes on */
@@ -339,6 +340,8 @@ struct sim_run {
 	struct sim_an an;	/* what the tables report */
 	unsigned long zero_time_steps;
 	unsigned long switches;	/* the observer's count: only a switch takes a curr away */
+	int behaving;		/* engine.c's behave() runs (nested: more than 1) */
+	int *woken_in, nr_woken_in;	/* switched in meanwhile, the wake-up's cost due */
 	/* unreasonable idle per CPU, [nr_cpus] the total (idle.c's buckets) */
 	struct ft_idle_stats idle[FT_MAX_CPUS + 1];
 	char domains[32];	/* CPU 0's levels, "SMT,MC"; "" = none */

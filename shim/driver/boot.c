@@ -265,6 +265,7 @@ int ft_boot(int nr_cpus)
 		ft_m.next_tick[cpu] = TICK_NSEC;
 	}
 	ft_m.tick_known = false;
+	ft_events_changed();
 	init_sched_fair_class();
 	/*
 	 * sched_cpu_starting() of each secondary CPU calls update_max_interval()

@@ -90,6 +90,8 @@ struct ft_machine {
 	bool tick_known;		/* cleared where next_tick[] or tick_stopped[] is written */
 	u64 wake_next;			/* the earliest wake_at of all tasks */
 	bool wake_known;
+	u64 others_next;		/* the earliest tick, timer, IPI and idle exit */
+	bool others_known;		/* cleared by ft_events_changed() */
 	struct task_group *groups[FT_MAX_GROUPS];	/* index = group id */
 	u64 events[FT_EV_NR];
 	int nr_task_ids, nr_group_ids;	/* ids in use are below these */
@@ -223,6 +225,15 @@ static inline void ft_budget_changed(int cpu)
 static inline void ft_task_budget_changed(struct ft_task *t)
 {
 	ft_budget_changed(task_cpu(t->p));
+}
+
+/*
+ * The loop keeps its earliest tick, timer, IPI and idle exit as one
+ * (loop.c): each write to what they are found from says so here.
+ */
+static inline void ft_events_changed(void)
+{
+	ft_m.others_known = false;
 }
 
 void ft_set_wake_at(struct ft_task *t, u64 when);	/* loop.c */

@@ -202,8 +202,13 @@ static inline void budget_keep(void)
 {
 	u64 stale = ~ft_m.budget_kept & ft_cpus_all();
 
-	if (stale)
+	if (stale && !(stale & (stale - 1))) {	/* one CPU, mostly: the one just stepped */
+		int cpu = __builtin_ctzll(stale);
+
+		budget_set(cpu, budget_end_find(cpu, ft_clock_peek()));
+	} else if (stale) {
 		budget_refresh(stale);
+	}
 }
 
 /* The earliest budget end of all CPUs, not before now. */
@@ -262,6 +267,7 @@ void ft_set_wake_at(struct ft_task *t, u64 when)
 	else if (when && when < ft_m.wake_next)
 		ft_m.wake_next = when;
 	t->wake_at = when;
+	ft_events_changed();
 }
 
 static noinline void wake_find(void)
@@ -297,13 +303,42 @@ static inline u64 tick_next(void)
 	return ft_m.tick_next;
 }
 
+static u64 others_find(void)
+{
+	return min3(tick_next(), ft_next_ipi(), next_wake());
+}
+
+static noinline void others_audit(void)
+{
+	u64 found = others_find();
+
+	if (found != ft_m.others_next)
+		ft_fault_here("incremental checker", NULL,
+			      "loop: earliest tick, timer, IPI or idle exit kept as %llu, found %llu",
+			      ft_m.others_next, found);
+}
+
+/*
+ * The earliest tick, timer, IPI, idle exit and hrtimer. All but the
+ * hrtimers (whose expiry fair.c may forward in place) are kept as one
+ * until a write to what they are found from (ft_events_changed()): a
+ * budget's step, most of the loop's events, changes none of them.
+ * FAIRTEST_CHECKER=full finds them again at every look and compares.
+ */
+static inline u64 others_next(void)
+{
+	if (!ft_m.others_known) {
+		ft_m.others_next = others_find();
+		ft_m.others_known = true;
+	} else if (ft_m.checks_full) {
+		others_audit();
+	}
+	return ft_hrtimers_queued ? min(ft_m.others_next, ft_hrtimer_next()) : ft_m.others_next;
+}
+
 static u64 next_event(u64 end)
 {
-	u64 next = min3(end, tick_next(), budget_next());
-
-	next = min(next, ft_next_ipi());
-	next = min(next, ft_hrtimer_next());
-	return min(next, next_wake());
+	return min3(end, budget_next(), others_next());
 }
 
 /*
@@ -340,6 +375,9 @@ static void run_events(bool first)
 		}
 	}
 	ft_m.tie_cpu = FT_MAX_CPUS;
+	if (others_next() > ft_m.now)
+		return;	/* none of the below is due: the common case after a step */
+	ft_events_changed();	/* what is handled below goes: found again after */
 	/* the timers due, in task order */
 	ft_for_each_task_id(id) {
 		struct ft_task *t = &ft_m.tasks[id];
@@ -374,6 +412,7 @@ static void run_events(bool first)
 		if (ft_m.tick_stopped[cpu] || ft_m.next_tick[cpu] > ft_m.now)
 			continue;
 		ft_m.tick_known = false;
+		ft_events_changed();
 		if (ft_host_fail(FT_FP_TICK_DELAYED)) {
 			ft_m.next_tick[cpu] = ft_m.now + tick_delay(cpu);
 			continue;

@@ -45,6 +45,7 @@ void ft_set_idle_exit(u64 ns)
 	idle_exit = ns;
 	memset(idle_exit_at, 0, sizeof(idle_exit_at));
 	idle_exit_known = false;
+	ft_events_changed();
 }
 
 void ft_set_wake_preempt(u64 ns)
@@ -52,6 +53,7 @@ void ft_set_wake_preempt(u64 ns)
 	wake_preempt = ns;
 	memset(idle_exit_at, 0, sizeof(idle_exit_at));
 	idle_exit_known = false;
+	ft_events_changed();
 }
 
 void ft_set_tick_preempt(u64 tick_ns, u64 hrtick_ns)
@@ -60,6 +62,7 @@ void ft_set_tick_preempt(u64 tick_ns, u64 hrtick_ns)
 	hrtick_preempt = hrtick_ns;
 	memset(idle_exit_at, 0, sizeof(idle_exit_at));
 	idle_exit_known = false;
+	ft_events_changed();
 }
 
 u64 ft_resched_ipis(void)
@@ -72,6 +75,7 @@ static void queue_ipi(call_single_data_t *csd, int cpu)
 	if (nr_ipis == FT_MAX_IPIS)
 		ft_host_abort("IPI queue full: calls queued faster than delivered");
 	ipis[nr_ipis++] = (typeof(ipis[0])){ csd, cpu, ft_m.now + ipi_latency };
+	ft_events_changed();
 }
 
 int smp_call_function_single_async(int cpu, call_single_data_t *csd)
@@ -103,6 +107,7 @@ static void set_idle_exit_at(int cpu, u64 at)
 {
 	idle_exit_at[cpu] = at;
 	idle_exit_next = min(idle_exit_next, at);	/* known or not */
+	ft_events_changed();
 }
 
 static noinline void idle_exit_find(void)
@@ -204,6 +209,7 @@ void ft_deliver_ipis(void)
 			continue;
 		idle_exit_at[cpu] = 0;
 		idle_exit_known = false;
+		ft_events_changed();
 		ft_m.resched_unseen[cpu] = false;
 		ft_resched_pending();
 	}
@@ -217,6 +223,7 @@ void ft_deliver_ipis(void)
 		}
 		memmove(&ipis[i], &ipis[i + 1], (nr_ipis - i - 1) * sizeof(ipis[0]));
 		nr_ipis--;
+		ft_events_changed();
 		ft_switch_cpu(cpu);
 		local_irq_disable();
 		if (csd) {
@@ -246,6 +253,7 @@ void ft_nohz_reset(void)
 	memset(resched_in_flight, 0, sizeof(resched_in_flight));
 	ipi_latency = NSEC_PER_USEC;
 	idle_exit_known = false;	/* nr_cpus may change */
+	ft_events_changed();
 }
 
 #ifdef CONFIG_NO_HZ_COMMON
@@ -280,6 +288,7 @@ void ft_nohz_idle_enter(int cpu)
 	nohz_balance_enter_idle(cpu);
 	ft_m.tick_stopped[cpu] = true;
 	ft_m.tick_known = false;
+	ft_events_changed();
 }
 
 /* Leaving idle restarts the tick at the next period of the tick grid. */
@@ -290,6 +299,7 @@ void ft_nohz_idle_exit(int cpu)
 	ft_m.tick_stopped[cpu] = false;
 	ft_m.next_tick[cpu] = (div64_u64(ft_m.now, TICK_NSEC) + 1) * TICK_NSEC;
 	ft_m.tick_known = false;
+	ft_events_changed();
 }
 #else
 void ft_nohz_init_rq(struct rq *rq)

@@ -20,7 +20,7 @@ static struct {
 	struct hrtimer *timer;
 	int cpu;
 } queued[FT_HRTIMERS];
-static int nr_queued;
+int ft_hrtimers_queued;	/* seam.h: the loop reads it before asking */
 
 static struct hrtimer_cpu_base ft_hrtimer_cpu_base = {
 #ifdef FT_HRTIMER_HRES_ACTIVE
@@ -58,7 +58,7 @@ ktime_t hrtimer_cb_get_time(const struct hrtimer *timer)
 
 static int find(const struct hrtimer *timer)
 {
-	for (int i = 0; i < nr_queued; i++)
+	for (int i = 0; i < ft_hrtimers_queued; i++)
 		if (queued[i].timer == timer)
 			return i;
 	return -1;
@@ -76,7 +76,7 @@ static void set_queued(struct hrtimer *timer, bool on)
 static void dequeue(int i)
 {
 	set_queued(queued[i].timer, false);
-	queued[i] = queued[--nr_queued];
+	queued[i] = queued[--ft_hrtimers_queued];
 }
 
 static void init_timer(struct hrtimer *timer)
@@ -105,10 +105,10 @@ void ft_hrtimer_start_on(struct hrtimer *timer, ktime_t expires, int cpu)
 	int i = find(timer);
 
 	if (i < 0) {
-		if (nr_queued == FT_HRTIMERS)
+		if (ft_hrtimers_queued == FT_HRTIMERS)
 			ft_fault_here("too many hrtimers", __builtin_return_address(0),
-				      "%d queued", nr_queued);
-		i = nr_queued++;
+				      "%d queued", ft_hrtimers_queued);
+		i = ft_hrtimers_queued++;
 	}
 	hrtimer_set_expires(timer, expires);
 	queued[i].timer = timer;
@@ -184,7 +184,7 @@ u64 ft_hrtimer_next(void)
 {
 	u64 next = U64_MAX;
 
-	for (int i = 0; i < nr_queued; i++)
+	for (int i = 0; i < ft_hrtimers_queued; i++)
 		next = min_t(u64, next, (u64)hrtimer_get_expires(queued[i].timer));
 	return next;
 }
@@ -203,7 +203,7 @@ u64 ft_hrtimer_run(u64 now)
 		enum hrtimer_restart (*fn)(struct hrtimer *);
 		int best = -1, cpu;
 
-		for (int i = 0; i < nr_queued; i++)
+		for (int i = 0; i < ft_hrtimers_queued; i++)
 			if ((u64)hrtimer_get_expires(queued[i].timer) <= now &&
 			    (best < 0 || hrtimer_get_expires(queued[i].timer) <
 					 hrtimer_get_expires(queued[best].timer)))
@@ -228,6 +228,6 @@ u64 ft_hrtimer_run(u64 now)
 /* A new machine: no timer survives the one before. */
 void ft_hrtimer_reset(void)
 {
-	while (nr_queued)
+	while (ft_hrtimers_queued)
 		dequeue(0);
 }
