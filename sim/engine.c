@@ -708,8 +708,16 @@ static enum step resume(struct sim_run *run, struct sim_task *t, const struct si
 		t->state = 1;
 		return cond_wait(run, e, t);
 	}
-	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && t->state == 1)
+	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && t->state == 1) {
 		put_gref(run, e->res, t);
+		if (t->cpu_owed && e->mutex >= 0) {
+			/* its group's futex wake-up before the re-take: pay it first */
+			t->state = 2;
+			ft_task_run_budget(t->id, t->cpu_owed, 0);
+			t->cpu_owed = 0;
+			return STAY;
+		}
+	}
 	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && e->mutex >= 0) {
 		t->state = 2;	/* woken: take the mutex back, or try again */
 		return lock(run, e->mutex, t, 2) == NEXT ? NEXT : STAY;

@@ -613,6 +613,28 @@ if table=$(python3 "$top/twin/futexes.py" "$out/bqf.trace" 2>&1) &&
 	ok "FAIRSIM_FUTEX: glibc's futex calls in the trace, nothing else changed"
 else bad "FAIRSIM_FUTEX: $table"; fi
 
+# A broadcast's last woken waiter leaves its group (waking the broadcaster
+# that waits for it) before it takes the mutex again: glibc's
+# __condvar_dec_grefs() and its futex wake-up come before
+# __pthread_mutex_cond_lock(), so the wake-up's cost (--futex-wake-cost
+# 100) is paid before the re-take, as a wake-up preemption at the
+# syscall's exit would switch away before it. gref_pays_first (each wake-up
+# 1 ms, --wake-cost 1000): W waits on c at 0; M broadcasts at 1.1 (W
+# woken), X waits from 1.25, M's second broadcast at 1.3 holds mx and
+# waits for W. W runs its cost to 2.1 and wakes M; expect W's re-take to
+# find mx taken at 2.2 ms (fwait on 0x0), not at 2.1.
+if FAIRSIM_FUTEX=1 "$sim" --quiet --ideal --seed 0 --cpus 3 --wake-cost 1000 --futex-wake-cost 100 \
+	--trace "$out/gpf.trace" "$here/cases/gref_pays_first.json" 2>"$out/gpf.err"; then
+	if grep -q '^ *w-0-2 .* 0\.002100: fwake: (fairsim) ua=0x2001 ' "$out/gpf.trace" &&
+	   grep -q '^ *w-0-2 .* 0\.002200: fwait: (fairsim) ua=0x0 val=2' "$out/gpf.trace" &&
+	   ! grep -q '^ *w-0-2 .* 0\.002100: fwait: ' "$out/gpf.trace"; then
+		ok "a condition's last leaver pays its wake-up before the mutex's re-take"
+	else bad "a condition's last leaver pays its wake-up before the mutex's re-take:" \
+		"$(grep 'w-0-2 .*fw' "$out/gpf.trace" | sed -n '2,4p' | tr -s ' ' | tr '\n' ';')"; fi
+else
+	bad "gref_pays_first: fairsim failed: $(head -c 300 "$out/gpf.err")"
+fi
+
 # A real kernel's trace (traces/rtapp-host.trace: rt-app 1.0 on a busy
 # build machine, 2 CPUs, with other tasks running). rt-app names every
 # instance after its key, renames a thread only after it started (its

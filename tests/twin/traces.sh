@@ -84,6 +84,30 @@ cat >"$out/wrap.trace" <<EOF
            w-20      [000] d..4.     1.000001: sched_wakeup: comm=w pid=21 prio=120 target_cpu=000
 EOF
 
+# schbench-mutex's shape for twin/mutex_bursts.py: M (pid 10) wakes
+# workers 20 and 21; 20 runs a pass (520 us) and sleeps; 21 wakes 20 (a
+# wait's unlock) and sleeps after 20 us; 20 wakes M (a group's last
+# leaver), is preempted by it 10 us in, runs 5 us more after M and
+# sleeps; 21, woken by M again, sleeps after 10 us having woken nobody.
+# Lines before the window's mark are not read.
+cat >"$out/mutex.trace" <<'EOF'
+# tracer: nop
+               w-21      [000] d..2.     0.999000: sched_switch: prev_comm=w prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=m next_pid=10 next_prio=120
+          init-1       [000] .....     1.000000: tracing_mark_write: fairtest_twin: window_start
+               m-10      [000] d..2.     1.000010: sched_waking: comm=w pid=20 prio=120 target_cpu=000
+               m-10      [000] d..2.     1.000011: sched_waking: comm=w pid=21 prio=120 target_cpu=000
+               m-10      [000] d..2.     1.000020: sched_switch: prev_comm=m prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=w next_pid=20 next_prio=120
+               w-20      [000] d..2.     1.000540: sched_switch: prev_comm=w prev_pid=20 prev_prio=120 prev_state=S ==> next_comm=w next_pid=21 next_prio=120
+               w-21      [000] d..2.     1.000545: sched_waking: comm=w pid=20 prio=120 target_cpu=000
+               w-21      [000] d..2.     1.000560: sched_switch: prev_comm=w prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=w next_pid=20 next_prio=120
+               w-20      [000] d..2.     1.000565: sched_waking: comm=m pid=10 prio=120 target_cpu=000
+               w-20      [000] d..2.     1.000570: sched_switch: prev_comm=w prev_pid=20 prev_prio=120 prev_state=R ==> next_comm=m next_pid=10 next_prio=120
+               m-10      [000] d..2.     1.000598: sched_waking: comm=w pid=21 prio=120 target_cpu=000
+               m-10      [000] d..2.     1.000600: sched_switch: prev_comm=m prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=w next_pid=20 next_prio=120
+               w-20      [000] d..2.     1.000605: sched_switch: prev_comm=w prev_pid=20 prev_prio=120 prev_state=S ==> next_comm=w next_pid=21 next_prio=120
+               w-21      [000] d..2.     1.000615: sched_switch: prev_comm=w prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=m next_pid=10 next_prio=120
+EOF
+
 # checks TWIN WORK: prints ok / not ok lines and the tally
 checks() {
 	(
@@ -149,6 +173,11 @@ checks() {
 	rc=$?
 	check "pipe_yields.py: no such trace: one line, non-zero" \
 		'[ "$rc" -ne 0 ] && [ "$(grep -c . "$out/none.err")" = 1 ]'
+	mb=$(python3 "$1/mutex_bursts.py" w "$out/mutex.trace" 2>&1)
+	# Expect 4 wake-ups: 1 pass, 1 short burst that woke nobody, 2 that
+	# woke a task, 565 us of CPU a pass, 1 preempted by its wakee.
+	check "mutex_bursts.py: a burst's pieces across a preemption joined" \
+		'echo "$mb" | grep -q "mutex.trace: 4 | 1 | 1, 2 | 565.0 | 1$"'
 	echo "checks: $passed passed, $failed failed"
 	)
 }
