@@ -23,6 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from segment_costs import flags_re, switch_re  # noqa: E402
+from trace_names import marked_window  # noqa: E402
 
 PASS_US, SHORT_US, SHORT_PRE_US = 450, 100, 20
 woken_re = re.compile(r'comm=(\S+) pid=(\d+)')
@@ -37,11 +38,7 @@ def events(path, duration):
         lines = open(path).read().splitlines()
     except OSError as e:
         sys.exit("fairtest: mutex_bursts.py: %s: %s" % (path, e.strerror))
-    t0 = 0.0
-    for line in lines:
-        if 'fairtest_twin: window_start' in line:
-            t0 = float(line.split(': tracing_mark_write')[0].split()[-1])
-            break
+    t0 = (marked_window(lines) or (0.0,))[0]
     for line in lines:
         m = flags_re.match(line)
         if m and t0 <= float(m.group(5)) <= t0 + duration:

@@ -5,8 +5,8 @@
 # per trace (a boot's real-N/trace, or fairsim's), the task's segments
 # from a switch in to the switch away that put it to sleep (prev_state
 # S), grouped by the wake-ups it made in between (sched_waking of
-# another task with it on the CPU; the window of real-N/window_* where
-# the boot has one), with the count and the p10 / p50 / p90 length of
+# another task with it on the CPU; inside the window's marks where the
+# boot's trace has them), with the count and the p10 / p50 / p90 length of
 # each group. A fit over the groups of two and more wake-ups (least
 # squares on their medians, weighted by count) gives the CPU time per
 # task woken (its slope) and the rest of such a segment (its intercept).
@@ -28,7 +28,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_names import quantile  # noqa: E402
+from trace_names import marked_window, quantile  # noqa: E402
 
 woken_re = re.compile(r' pid=(\d+)')
 flags_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): (sched_waking|sched_switch): (.*)')
@@ -36,21 +36,13 @@ woken_comm_re = re.compile(r'comm=(\S+)')
 switch_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+) next_pid=(\d+)')
 
 
-def window(path):
-    d = os.path.dirname(path)
-    try:
-        return (float(open(os.path.join(d, 'window_start')).read()),
-                float(open(os.path.join(d, 'window_end')).read()))
-    except (OSError, ValueError):
-        return None
-
-
 def trace_lines(path):
-    """The trace's lines and its window (window())."""
+    """The trace's lines and its window (trace_names.marked_window())."""
     try:
-        return open(path).read().splitlines(), window(path)
+        lines = open(path).read().splitlines()
     except OSError as e:
         sys.exit("fairtest: segment_costs.py: %s: %s" % (path, e.strerror))
+    return lines, marked_window(lines)
 
 
 def events(path):

@@ -12,6 +12,24 @@ import re
 import sys
 
 
+def marked_window(lines):
+    """(start, end) of a real trace's window, in the trace's own clock: the
+    timestamps of its "fairtest_twin: window_start" and "window_end" marks
+    (twin/init.sh; the window_* files beside it hold /proc/uptime, which
+    under TCG runs a quarter of a second ahead of the trace's clock); None
+    for a trace without them (fairsim's), an end past every line without
+    its end mark."""
+    start = end = None
+    for line in lines:
+        if 'fairtest_twin: window_' in line:
+            ts = float(line.split(': tracing_mark_write')[0].split()[-1])
+            if line.rstrip().endswith('window_start'):
+                start = ts
+            elif line.rstrip().endswith('window_end'):
+                end = ts
+    return None if start is None else (start, float('inf') if end is None else end)
+
+
 def named(comm, name):
     return comm == name or re.fullmatch(re.escape(name) + r'-\d+', comm) is not None
 

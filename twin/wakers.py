@@ -9,14 +9,17 @@
 # a sibling is a handover (a mutex, a pipe); one from <idle> a timer.
 # docs/fidelity.md uses it for schbench-mutex. A second line: by waker,
 # the wake-ups' latency to run (the wake-up to the switch to the task,
-# p50 / p99 us), inside the boot's window where real-N/window_* say it,
-# as the twin's analysis counts.
+# p50 / p99 us), inside the window's marks where the boot's trace has
+# them, as the twin's analysis counts.
 #
 # usage: twin/wakers.py TASK TRACE...
 import collections
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_names import marked_window  # noqa: E402
 
 if len(sys.argv) < 3:
     sys.exit("usage: twin/wakers.py TASK TRACE...")
@@ -30,12 +33,7 @@ next_re = re.compile(r'next_pid=(\d+)')
 
 def latencies(path, text, event):
     """By waker: the task's wake-ups to its switches in, in us."""
-    try:
-        d = os.path.dirname(path)
-        win = (float(open(os.path.join(d, 'window_start')).read()),
-               float(open(os.path.join(d, 'window_end')).read()))
-    except (OSError, ValueError):
-        win = None
+    win = marked_window(text.splitlines())
     pending, out = {}, collections.defaultdict(list)
     for line in text.splitlines():
         m = ev_re.match(line)

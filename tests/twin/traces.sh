@@ -108,6 +108,23 @@ cat >"$out/mutex.trace" <<'EOF'
                w-21      [000] d..2.     1.000615: sched_switch: prev_comm=w prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=m next_pid=10 next_prio=120
 EOF
 
+# A boot's window for twin/segment_costs.py: w sleeps after 10 us inside
+# the trace's window marks and after 20 us past the end mark, where
+# real-N/window_* (/proc/uptime, a quarter of a second ahead of the
+# trace's clock under TCG) would put the window.
+mkdir -p "$out/real-1"
+echo 1.25 >"$out/real-1/window_start"
+echo 1.50 >"$out/real-1/window_end"
+cat >"$out/real-1/trace" <<'EOF'
+# tracer: nop
+          init-1       [000] .....     1.000000: tracing_mark_write: fairtest_twin: window_start
+          <idle>-0       [000] d..2.     1.000100: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=w next_pid=20 next_prio=120
+               w-20      [000] d..2.     1.000110: sched_switch: prev_comm=w prev_pid=20 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          init-1       [000] .....     1.001000: tracing_mark_write: fairtest_twin: window_end
+          <idle>-0       [000] d..2.     1.300000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=w next_pid=20 next_prio=120
+               w-20      [000] d..2.     1.300020: sched_switch: prev_comm=w prev_pid=20 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+EOF
+
 # checks TWIN WORK: prints ok / not ok lines and the tally
 checks() {
 	(
@@ -178,6 +195,11 @@ checks() {
 	# woke a task, 565 us of CPU a pass, 1 preempted by its wakee.
 	check "mutex_bursts.py: a burst's pieces across a preemption joined" \
 		'echo "$mb" | grep -q "mutex.trace: 4 | 1 | 1, 2 | 565.0 | 1$"'
+	sc=$(python3 "$1/segment_costs.py" w "$out/real-1/trace" 2>&1)
+	echo "$sc" | sed 's/^/# /'
+	# Expect the one segment inside the marks, 10 us.
+	check "segment_costs.py: the window from the trace's marks" \
+		'echo "$sc" | grep -q "^     0      1     10.0     10.0     10.0$"'
 	echo "checks: $passed passed, $failed failed"
 	)
 }
