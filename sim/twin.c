@@ -5,9 +5,12 @@
  * `--from-trace` of the kernel's trace), side by side per task
  * definition: metric | fairsim | real kernel | difference. Either side may
  * hold several result files (seeds, boots): each figure is their mean,
- * the real side's with its standard deviation and range, and a row is
- * marked where fairsim's mean lies outside the real runs' range, the
- * differences worth explaining. Reads only result files.
+ * with its standard deviation and range where a side has several, and a
+ * row is marked where fairsim's runs and the real ones do not overlap
+ * (every seed's figure outside the real range, on the same side of it):
+ * the differences beyond both sides' spread, worth explaining. With one
+ * fairsim run that is its figure outside the real range. Reads only
+ * result files.
  */
 #include <float.h>
 #include <math.h>
@@ -145,16 +148,14 @@ static const struct metric idle_metrics[] = {
 	{ "idle longest ms", "idle", "longest_ns", NULL, 1e6 },
 };
 
-static json_object *spread_json(const struct spread *st, bool range)
+static json_object *spread_json(const struct spread *st)
 {
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "mean", json_object_new_double(st->mean));
 	json_object_object_add(o, "sd", json_object_new_double(st->sd));
-	if (range) {
-		json_object_object_add(o, "min", json_object_new_double(st->min));
-		json_object_object_add(o, "max", json_object_new_double(st->max));
-	}
+	json_object_object_add(o, "min", json_object_new_double(st->min));
+	json_object_object_add(o, "max", json_object_new_double(st->max));
 	json_object_object_add(o, "runs", json_object_new_int(st->n));
 	return o;
 }
@@ -163,23 +164,28 @@ static void row(struct sim_results *sim, struct sim_results *real, const char *d
 		const struct metric *m, json_object *rows)
 {
 	struct spread a, b;
-	char fs[32], rs[64], diff[32];
+	char fs[64], rs[64], diff[32];
 	bool outside;
 	json_object *j;
 
 	if (!spread_of(sim, def, m->where, m->field, m->sub, m->scale, &a) ||
 	    !spread_of(real, def, m->where, m->field, m->sub, m->scale, &b))
 		return;
-	outside = a.mean < b.min - 1e-9 || a.mean > b.max + 1e-9;
-	snprintf(fs, sizeof(fs), sim->n > 1 ? "%.2f +/- %.2f" : "%.2f", a.mean, a.sd);
+	/* a seed's figure is a draw as a boot's is: apart only when no draw meets */
+	outside = a.max < b.min - 1e-9 || a.min > b.max + 1e-9;
+	if (sim->n > 1)
+		snprintf(fs, sizeof(fs), "%.2f +/- %.2f [%.2f, %.2f]", a.mean, a.sd, a.min, a.max);
+	else
+		snprintf(fs, sizeof(fs), "%.2f", a.mean);
 	snprintf(rs, sizeof(rs), "%.2f +/- %.2f [%.2f, %.2f]", b.mean, b.sd, b.min, b.max);
 	snprintf(diff, sizeof(diff), "%+.2f%s", a.mean - b.mean, outside ? " *" : "");
-	printf("%-10s %-24s %16s %40s %14s\n", def ? def : "all", m->label, fs, rs, diff);
+	printf("%-10s %-24s %*s %40s %14s\n", def ? def : "all", m->label, sim->n > 1 ? 40 : 16,
+	       fs, rs, diff);
 	j = json_object_new_object();
 	json_object_object_add(j, "task", def ? json_object_new_string(def) : NULL);
 	json_object_object_add(j, "metric", json_object_new_string(m->label));
-	json_object_object_add(j, "fairsim", spread_json(&a, false));
-	json_object_object_add(j, "real", spread_json(&b, true));
+	json_object_object_add(j, "fairsim", spread_json(&a));
+	json_object_object_add(j, "real", spread_json(&b));
 	json_object_object_add(j, "difference", json_object_new_double(a.mean - b.mean));
 	json_object_object_add(j, "outside_real_range", json_object_new_boolean(outside));
 	json_object_array_add(rows, j);
@@ -243,13 +249,18 @@ int sim_twin(int argc, char **argv)
 			fprintf(stderr, "fairsim: warning: the two sides ran different workloads "
 				"(%s, %s)\n", a, b);
 	}
-	printf("# twin: %s; fairsim: %d run%s (%s), real kernel: %d run%s (%s)\n"
-	       "# mean, and for the real kernel +/- standard deviation [range]; difference = "
-	       "fairsim - real, * where fairsim lies outside the real range\n",
+	printf("# twin: %s; fairsim: %d run%s (%s), real kernel: %d run%s (%s)\n",
 	       str(sim.r[0], "workload"), sim.n, sim.n > 1 ? "s" : "", sim.path[0], real.n,
 	       real.n > 1 ? "s" : "", real.path[0]);
-	printf("%-10s %-24s %16s %40s %14s\n", "task", "metric", "fairsim", "real kernel",
-	       "difference");
+	if (sim.n > 1)
+		printf("# mean +/- standard deviation [range] of each side's runs; difference = "
+		       "fairsim - real, * where no fairsim run lies in the real range and all lie "
+		       "on one side of it\n");
+	else
+		printf("# mean, and for the real kernel +/- standard deviation [range]; difference = "
+		       "fairsim - real, * where fairsim lies outside the real range\n");
+	printf("%-10s %-24s %*s %40s %14s\n", "task", "metric", sim.n > 1 ? 40 : 16, "fairsim",
+	       "real kernel", "difference");
 	root = json_object_new_object();
 	rows = json_object_new_array();
 	json_object_object_add(root, "workload", json_object_new_string(str(sim.r[0], "workload")));

@@ -737,6 +737,41 @@ sys.exit(0 if len(r['fairsim']) == 2 and len(r['real']) == 1 and
 else
 	bad "--twin A B --vs C: the sides are not split at --vs"
 fi
+# Seeds against boots: fairsim's runs at half and 1.1 times the real
+# figures meet the real range (one boot), though their mean (0.8 times)
+# lies outside it; at 2 and 3 times they do not. Expect no row marked in
+# the first and every row whose real figure is not 0 marked in the
+# second, with fairsim's range in the JSON (run per wake-up, a ratio,
+# does not scale).
+python3 - "$out/host.json" "$out" <<'PY'
+import json, sys
+def scaled(x, k):
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return x
+    if isinstance(x, (int, float)):
+        return x * k
+    if isinstance(x, list):
+        return [scaled(v, k) for v in x]
+    return {a: scaled(v, k) for a, v in x.items()}
+r = json.load(open(sys.argv[1]))
+for k in (0.5, 1.1, 2, 3):
+    json.dump(scaled(r, k), open("%s/x%s.json" % (sys.argv[2], k), "w"))
+PY
+if "$sim" --twin "$out/x0.5.json" "$out/x1.1.json" --vs "$out/host.json" --json "$out/meet.json" \
+	>"$out/meet.txt" 2>&1 && "$sim" --twin "$out/x2.json" "$out/x3.json" --vs "$out/host.json" \
+	--json "$out/apart.json" >/dev/null 2>&1 && python3 -c "
+import json, sys
+meet = [x for x in json.load(open('$out/meet.json'))['rows'] if x['metric'] != 'run per wake-up us']
+apart = [x for x in json.load(open('$out/apart.json'))['rows'] if x['metric'] != 'run per wake-up us']
+wrong = [x['metric'] for x in meet if x['outside_real_range']]
+wrong += [x['metric'] for x in apart if x['real']['mean'] > 0 and not x['outside_real_range']]
+wrong += [x['metric'] for x in meet if x['real']['mean'] > 0 and
+	  abs(x['fairsim']['min'] - 0.5 * x['real']['mean']) > 1e-6 * x['real']['mean']]
+sys.exit('rows: %s' % wrong[:4] if wrong or not meet else 0)"; then
+	ok "--twin: fairsim's seeds marked apart only where their range misses the real one"
+else
+	bad "--twin: fairsim's seeds marked apart only where their range misses the real one: $(tail -c 300 "$out/meet.txt")"
+fi
 
 # Bad traces: one line naming the file and line, exit 1, no JSON left.
 printf '# tracer: nop\n   A-1 [000] d..2. 1.000000: sched_switch: prev_comm=A prev_pid=1\n' >"$out/bad.trace"
