@@ -210,7 +210,8 @@ ifneq ($(SERIES),)
 	 echo "twin: patched: $$ksrc + $(SERIES)" && \
 	 FAIRTEST_TWIN_KERNEL=build $(MAKE) --no-print-directory twin SERIES= KSRC=$$p
 else
-	$(call with_tree,FAIRTEST_TWIN_CALIBRATE='$(CALIBRATE)' $(TOP)/twin/twin.sh $$obj/fairsim $$ksrc $(abspath $(WORKLOAD)) $$obj/twin/$(TWIN_NAME) \
+	$(call with_tree,FAIRTEST_TWIN_CALIBRATE='$(CALIBRATE)' \
+	 FAIRTEST_TWIN_SEEDS='$(if $(filter command line,$(origin SEEDS)),$(SEEDS),1)' $(TOP)/twin/twin.sh $$obj/fairsim $$ksrc $(abspath $(WORKLOAD)) $$obj/twin/$(TWIN_NAME) \
 	 '$(or $(CPUS),8)' '$(DURATION)' '$(SEED)' '$(FEATURES)' '$(RUNS)' '$(ACCEL)' '$(strip $(SIM_COSTS))')
 endif
 
@@ -362,6 +363,7 @@ help:
 	@echo '              costs (SLACK, WAKE_COST, IDLE_EXIT, WAKE_PREEMPT, TICK_PREEMPT, HRTICK_PREEMPT,'
 	@echo '              HRTICK_ARM, TICK_COST, TIMER_WAKE, TIMER_COST, IDEAL: fairsim'"'"'s side), and:'
 	@echo '  RUNS=n      boots of the real kernel, for the spread ($(RUNS))'
+	@echo '  SEEDS=n     make twin: fairsim'"'"'s seeds from SEED, for its spread (1: SEED alone)'
 	@echo '  CALIBRATE=1 make twin: fairsim rerun with the idle exit, wake-up preemption and wake cost'
 	@echo '              the real boots measured (twin/calibrate.py; where a task broadcasts, the futex'
 	@echo '              wake and loop costs too, from its segments; the tick'"'"'s and hrtick'"'"'s preemption'

@@ -6,7 +6,9 @@
 # kernel built from the tree by twin/kernel.sh, booted RUNS times under
 # QEMU), both traces through fairsim's one analysis (--from-trace), then the side-by-side table (--twin). Everything goes to
 # a temporary directory that becomes RESULT only when every part succeeded:
-#   RESULT/sim.{txt,json,trace}   fairsim's run
+#   RESULT/sim.{txt,json,trace}   fairsim's run (seed SEED)
+#   RESULT/sim-seedS.{txt,json}   fairsim's run at seed S, the further seeds
+#                                 of FAIRTEST_TWIN_SEEDS=N (SEED+1 .. SEED+N-1)
 #   RESULT/real-N/                one boot: trace, schedstat at both ends of
 #                                 the window, console, calibration, features
 #   RESULT/real-N.{txt,json}      the analysis of that boot's trace
@@ -56,6 +58,12 @@ case $fairsim in /*) ;; *) fairsim=$(pwd)/$fairsim ;; esac
 case $runs in ''|*[!0-9]*|0) die "RUNS=$runs: give the number of boots of the real kernel, 1 or more" ;; esac
 case $cpus in ''|*[!0-9]*|0) die "CPUS=$cpus: give the guest's CPUs, 1 or more" ;; esac
 case $accel in ''|auto|kvm|tcg|icount:[0-9]|icount:1[0-9]) ;; *) die "ACCEL=$accel: one of auto, kvm, tcg, icount:N" ;; esac
+# fairsim's seeds: a seed jitters each task's start (up to 1 ms), so a
+# latency's tail moves with it as a boot's does; N seeds give fairsim's
+# column a spread to set beside the boots'.
+seeds=${FAIRTEST_TWIN_SEEDS:-1}
+case $seeds in ''|*[!0-9]*|0) die "SEEDS=$seeds: give the number of fairsim's seeds, from SEED, 1 or more" ;; esac
+case $seed in ''|*[!0-9]*) die "SEED=$seed: give fairsim's first seed, a whole number" ;; esac
 case ${FAIRTEST_TWIN_REUSE:-} in
 ''|1|all) ;;
 *) die "FAIRTEST_TWIN_REUSE=$FAIRTEST_TWIN_REUSE: 1 (the first RUNS stored boots) or all (every stored boot of the key)" ;;
@@ -165,7 +173,8 @@ if [ -n "$store" ] && [ -n "${FAIRTEST_TWIN_REUSE:-}" ]; then
 fi
 features_shown=${features:-"the kernel's defaults"}
 echo "twin: $(basename "$workload"), $cpus CPUs, $duration s, features: $features_shown"
-echo "twin: fairsim on $(basename "$ksrc"), seed $seed${sim_args:+, $sim_args}"
+if [ "$seeds" -gt 1 ]; then seeds_shown="seeds $seed-$((seed + seeds - 1))"; else seeds_shown="seed $seed"; fi
+echo "twin: fairsim on $(basename "$ksrc"), $seeds_shown${sim_args:+, $sim_args}"
 rtapp_version=$(dpkg-query -W rt-app | cut -f2)
 echo "twin: real kernel $pkg under QEMU $accel, $runs boots, rt-app $rtapp_version"
 # rt-app 1.0 sets a SCHED_OTHER task's policy with pthread_setschedparam()
@@ -185,10 +194,23 @@ fi
 
 feat_arg=
 [ -z "$features" ] || feat_arg="--features $features"
-# shellcheck disable=SC2086 # $feat_arg and $sim_args are words
-"$fairsim" --cpus "$cpus" --seed "$seed" --duration "$duration" $feat_arg $sim_args \
-	--json "$tmp/sim.json" --trace "$tmp/sim.trace" "$workload" >"$tmp/sim.txt" ||
-	die "fairsim failed on $workload (see above)"
+# fairsim_seeds OPTIONS: fairsim at every seed with these options; the
+# first seed's run is sim.*, with the trace the scripts read
+fairsim_seeds() {
+	sd=$seed
+	while [ "$sd" -lt $((seed + seeds)) ]; do
+		# shellcheck disable=SC2086 # $feat_arg and $sim_args are words
+		if [ "$sd" = "$seed" ]; then
+			"$fairsim" --cpus "$cpus" --seed "$sd" --duration "$duration" $feat_arg $sim_args "$@" \
+				--json "$tmp/sim.json" --trace "$tmp/sim.trace" "$workload" >"$tmp/sim.txt"
+		else
+			"$fairsim" --cpus "$cpus" --seed "$sd" --duration "$duration" $feat_arg $sim_args "$@" \
+				--json "$tmp/sim-seed$sd.json" "$workload" >"$tmp/sim-seed$sd.txt"
+		fi || return 1
+		sd=$((sd + 1))
+	done
+}
+fairsim_seeds || die "fairsim failed on $workload (see above)"
 
 # The real trace is read for the tasks rt-app ran.
 real_workload=$workload
@@ -246,9 +268,11 @@ case ${FAIRTEST_TWIN_CALIBRATE:-0} in
 	cal=$(cd "$tmp" && python3 "$top/twin/calibrate.py" sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i"; i=$((i + 1)); done)) ||
 		die "twin/calibrate.py could not read the costs from the real boots"
 	for f in txt json trace; do mv "$tmp/sim.$f" "$tmp/sim-given.$f"; done
-	# shellcheck disable=SC2086 # options are words
-	"$fairsim" --cpus "$cpus" --seed "$seed" --duration "$duration" $feat_arg $sim_args \
-		$(echo "$cal" | sed -n 1p) --json "$tmp/sim.json" --trace "$tmp/sim.trace" "$workload" >"$tmp/sim.txt" ||
+	for f in "$tmp"/sim-seed*.json; do
+		[ ! -f "$f" ] || mv "$f" "$tmp/sim-given-${f#"$tmp"/sim-}"
+	done
+	# shellcheck disable=SC2046 # the calibrated options are words
+	fairsim_seeds $(echo "$cal" | sed -n 1p) ||
 		die "fairsim failed on $workload with the calibrated costs ($(echo "$cal" | sed -n 1p))"
 	echo "twin: fairsim calibrated from the real boots: $(echo "$cal" | sed -n 2p)"
 	;;
@@ -256,7 +280,8 @@ esac
 
 # Relative names: the table's header names the files as they will be.
 # shellcheck disable=SC2046 # one word per boot
-(cd "$tmp" && "$fairsim" --twin sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i.json"; i=$((i + 1)); done) \
+(cd "$tmp" && "$fairsim" --twin sim.json $(sd=$((seed + 1)); while [ $sd -lt $((seed + seeds)) ]; do echo "sim-seed$sd.json"; sd=$((sd + 1)); done) \
+	--vs $(i=1; while [ $i -le "$runs" ]; do echo "real-$i.json"; i=$((i + 1)); done) \
 	--json twin.json >twin.txt) || die "fairsim --twin failed"
 cat "$tmp/twin.txt"
 rm -f "$tmp/initrd.slice"
