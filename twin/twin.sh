@@ -268,7 +268,7 @@ case ${FAIRTEST_TWIN_CALIBRATE:-0} in
 	cal=$(cd "$tmp" && python3 "$top/twin/calibrate.py" sim.json $(i=1; while [ $i -le "$runs" ]; do echo "real-$i"; i=$((i + 1)); done)) ||
 		die "twin/calibrate.py could not read the costs from the real boots"
 	for f in txt json trace; do mv "$tmp/sim.$f" "$tmp/sim-given.$f"; done
-	for f in "$tmp"/sim-seed*.json; do
+	for f in "$tmp"/sim-seed*.json "$tmp"/sim-seed*.txt; do
 		[ ! -f "$f" ] || mv "$f" "$tmp/sim-given-${f#"$tmp"/sim-}"
 	done
 	# shellcheck disable=SC2046 # the calibrated options are words
