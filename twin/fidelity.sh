@@ -10,6 +10,9 @@
 # window, boots: twin/twin.sh), and used again whenever the key matches;
 # fairsim's column is always computed anew, so after a change to the model
 # the table costs seconds. FIDELITY_RERUN=1 boots everything anew.
+# fairsim runs FIDELITY_SEEDS seeds (5, from 1) against the boots: a seed
+# moves a latency's tail as a boot does, and a row is marked only where
+# the two sides' ranges do not meet (fairsim --twin).
 #
 # usage: twin/fidelity.sh [DURATION [RUNS]]        (5 s, 2 boots)
 #        FIDELITY_ROWS='sleeper:7.3:debian:' twin/fidelity.sh   only those rows
@@ -19,10 +22,12 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 duration=${1:-5} runs=${2:-2}
-case $duration$runs in *[!0-9]*|'')
-	echo "fairtest: fidelity.sh: DURATION and RUNS are whole numbers (got '$duration' '$runs')" >&2
+seeds=${FIDELITY_SEEDS:-5}
+case $duration$runs$seeds in *[!0-9]*|'')
+	echo "fairtest: fidelity.sh: DURATION, RUNS and FIDELITY_SEEDS are whole numbers (got '$duration' '$runs' '$seeds')" >&2
 	exit 2 ;;
 esac
+[ "$seeds" -gt 0 ] || { echo "fairtest: fidelity.sh: FIDELITY_SEEDS=0: give 1 or more fairsim seeds" >&2; exit 2; }
 # O as make takes it: relative to where the command runs.
 o=${O:-$top/build}
 case $o in /*) ;; *) o=$(pwd)/$o ;; esac
@@ -74,7 +79,7 @@ EOF
 	log=$(log_of "$w" "$kv" "$prof" "$feat" "$cpus" "$d" "$n")
 	echo "fidelity: $w on $kv ($prof${feat:+, $feat}), $cpus CPU, $d s, $n boots" >&2
 	make -s -C "$top" twin O="$o" WORKLOAD="fixtures/workloads/$w.json" CPUS="$cpus" KVER="$kv" \
-		PROFILE="$prof" FEATURES="$feat" DURATION="$d" RUNS="$n" >"$log.tmp" 2>&1 ||
+		PROFILE="$prof" FEATURES="$feat" DURATION="$d" RUNS="$n" SEED=1 SEEDS="$seeds" >"$log.tmp" 2>&1 ||
 		{ tail -5 "$log.tmp" >&2; echo "fairtest: fidelity.sh: the twin of $row failed (log: $log.tmp)" >&2; exit 1; }
 	mv "$log.tmp" "$log"
 	grep -h '^twin: boots .* stored under' "$log" | sed 's/^twin:/fidelity:/' >&2
@@ -111,9 +116,12 @@ EOF
 		measured=$logs/$w-cost$1-$2-lock$lock.json
 		python3 "$top/sim/shapes/hackbench.py" -g 1 -T -p -s 1000 -l 10 --cost-us "$1" --read-cost-us "$2" \
 			--pipe-lock "$lock" --forever --duration 30 --cyclictest 3777:0 >"$measured" &&
-		(cd "$dir" && "$dir/../../fairsim" --quiet --cpus "$cpus" --seed 1 --duration "$d" \
-			${feat:+--features "$feat"} --json sim-cost.json "$measured" >/dev/null &&
-		 "$dir/../../fairsim" --twin sim-cost.json real-*.json --json twin-cost.json >/dev/null 2>&1) ||
+		(cd "$dir" && sd=1 && while [ $sd -le "$seeds" ]; do
+			"$dir/../../fairsim" --quiet --cpus "$cpus" --seed $sd --duration "$d" \
+				${feat:+--features "$feat"} --json sim-cost$sd.json "$measured" >/dev/null || exit 1
+			sd=$((sd + 1))
+		 done &&
+		 "$dir/../../fairsim" --twin sim-cost*.json --vs real-*.json --json twin-cost.json >/dev/null 2>&1) ||
 			{ echo "fairtest: fidelity.sh: fairsim on $measured failed" >&2; exit 1; }
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label, $1 / $2 us a write / read, $lock under the pipe's mutex (measured)" "$kv" "$prof" \
 			"${feat:-defaults}" "$cpus" "$dir" twin-cost.json

@@ -3,8 +3,9 @@
 """The fidelity table from make twin's results (twin/fidelity.sh): on
 stdout the rows that decide each workload (per workload below: the task
 it is about and the figures its experiment reads), in FULL every row of
-every twin. Both markdown; '*' where fairsim lies outside the real boots'
-range.
+every twin. Both markdown; fairsim's figure is the mean over its seeds,
+with their range where there are several; '*' where fairsim's seeds and
+the real boots do not overlap (fairsim --twin's rule).
 
 usage: twin/fidelity_table.py TWINS.tsv FULL.md
 TWINS.tsv: workload, tree, profile, features, CPUs, result dir, twin json.
@@ -31,16 +32,25 @@ DECIDING = {
     "hackbench-timed-1cpu": [("hackbench", "share % (all threads)")],
     "balance-idle-2cpu": [("w", "run per wake-up us"), (None, "idle 3-4ms"), (None, "idle >4ms")],
 }
-HEAD = ("| workload | kernel | CPUs | profile, features | task | metric | fairsim "
+HEAD = ("| workload | kernel | CPUs | profile, features | task | metric | fairsim mean [min, max] "
         "| real mean +/- sd [min, max] | difference |\n|---|---|---|---|---|---|---|---|---|")
 
 
 def line(w, kv, cpus, prof, feat, r):
     f, x = r["fairsim"], r["real"]
-    return "| %s | %s | %s | %s | %s | %s | %.2f | %.2f +/- %.2f [%.2f, %.2f] | %+.2f%s |" % (
+    fs = "%.2f" % f["mean"]
+    if f.get("runs", 1) > 1:
+        fs += " [%.2f, %.2f]" % (f["min"], f["max"])
+    return "| %s | %s | %s | %s | %s | %s | %s | %.2f +/- %.2f [%.2f, %.2f] | %+.2f%s |" % (
         w, kv, cpus, prof + ("" if feat == "defaults" else ", " + feat), r["task"] or "machine",
-        r["metric"], f["mean"], x["mean"], x["sd"], x["min"], x["max"], r["difference"],
+        r["metric"], fs, x["mean"], x["sd"], x["min"], x["max"], r["difference"],
         " *" if r["outside_real_range"] else "")
+
+
+def spread(xs):
+    mean = sum(xs) / len(xs)
+    sd = (sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5 if len(xs) > 1 else 0
+    return {"mean": mean, "sd": sd, "min": min(xs), "max": max(xs), "runs": len(xs)}
 
 
 def stand_in(d, t):
@@ -48,24 +58,23 @@ def stand_in(d, t):
     (twin/workload.py's "twin:" line): the program's threads in the real
     traces against the sum over fairsim's tasks the real side has not."""
     try:
-        sim = json.load(open(d + "/" + t["fairsim"][0]))
+        sims = [json.load(open(d + "/" + f)) for f in t["fairsim"]]
         real = [json.load(open(d + "/" + f)) for f in t["real"]]
-    except (OSError, ValueError, IndexError):
+    except (OSError, ValueError):
         return []
-    extra = [k for k in real[0]["by_task"] if k not in sim["by_task"]]
-    mine = [x for x in sim["tasks"] if x["task"] not in real[0]["by_task"]]
+    if not sims or not real:
+        return []
+    extra = [k for k in real[0]["by_task"] if k not in sims[0]["by_task"]]
     out = []
     for prog in extra:
         for metric, field in (("share % (all threads)", "share_pct"), ("wake-ups", "wakeups"),
                               ("switches", "switches"), ("preemptions", "preemptions")):
-            xs = [sum(x[field] for x in r["tasks"] if x["task"] == prog) for r in real]
-            f = sum(x[field] for x in mine)
-            mean = sum(xs) / len(xs)
-            sd = (sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5 if len(xs) > 1 else 0
-            out.append({"task": prog, "metric": metric, "fairsim": {"mean": f},
-                        "real": {"mean": mean, "sd": sd, "min": min(xs), "max": max(xs)},
-                        "difference": f - mean,
-                        "outside_real_range": f < min(xs) - 1e-9 or f > max(xs) + 1e-9})
+            x = spread([sum(x[field] for x in r["tasks"] if x["task"] == prog) for r in real])
+            f = spread([sum(x[field] for x in s["tasks"] if x["task"] not in real[0]["by_task"])
+                        for s in sims])
+            out.append({"task": prog, "metric": metric, "fairsim": f, "real": x,
+                        "difference": f["mean"] - x["mean"],
+                        "outside_real_range": f["max"] < x["min"] - 1e-9 or f["min"] > x["max"] + 1e-9})
     return out
 
 
