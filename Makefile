@@ -265,7 +265,7 @@ help:
 	@echo '            side by side (docs/twin.md; needs QEMU, no root, no network once cached)'
 	@echo '            twin/fidelity.sh [DURATION [RUNS]]: every twin of the fidelity table, whose'
 	@echo '            boots are kept and reused, fairsim always run anew (docs/fidelity.md; its'
-	@echo '            environment: O=dir, FIDELITY_ROWS=rows, FIDELITY_RERUN=1);'
+	@echo '            environment: O=dir, FIDELITY_ROWS=rows, FIDELITY_SEEDS=n, FIDELITY_RERUN=1);'
 	@echo '            FAIRTEST_TWIN_APPEND=args: more kernel arguments; FAIRTEST_TWIN_STORE=dir adds'
 	@echo '            the boots to those there, FAIRTEST_TWIN_REUSE=1 takes the first RUNS stored of the'
 	@echo '            same key (=all: every one);'

@@ -14,14 +14,14 @@
 # moves a latency's tail as a boot does, and a row is marked only where
 # the two sides' ranges do not meet (fairsim --twin).
 #
-# usage: twin/fidelity.sh [DURATION [RUNS]]        (5 s, 2 boots)
+# usage: twin/fidelity.sh [DURATION [RUNS]]        (5 s, 3 boots)
 #        FIDELITY_ROWS='sleeper:7.3:debian:' twin/fidelity.sh   only those rows
 #          (workload:KVER:PROFILE:FEATURES[:CPUS[:DURATION[:RUNS]]])
 #        O=dir twin/fidelity.sh                    another build dir (build);
 #          one run at a time per O
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-duration=${1:-5} runs=${2:-2}
+duration=${1:-5} runs=${2:-3}
 seeds=${FIDELITY_SEEDS:-5}
 case $duration$runs$seeds in *[!0-9]*|'')
 	echo "fairtest: fidelity.sh: DURATION, RUNS and FIDELITY_SEEDS are whole numbers (got '$duration' '$runs' '$seeds')" >&2
