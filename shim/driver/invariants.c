@@ -250,17 +250,28 @@ static struct members *member_of(struct members *m, int n, struct cfs_rq *cfs_rq
 static inline void count_member(struct members *m, int n, struct sched_entity *se)
 {
 	struct members *c = se->on_rq ? member_of(m, n, se->cfs_rq) : NULL;
+	struct cfs_rq *my_q = se->my_q;	/* read once: c's counts may alias it for the compiler */
 
 	if (!c)
 		return;
 	c->nr++;
 	c->load_weight += se->load.weight;
-	c->h_nr += se->my_q ? se->my_q->FT_CFS_H_NR : 1;
+	if (!my_q) {
+		c->h_nr++;
 #ifdef FT_HAVE_H_NR_DELAYED
-	c->h_delayed += se->my_q ? se->my_q->h_nr_delayed : se->sched_delayed;
+		c->h_delayed += se->sched_delayed;
 #endif
 #ifdef FT_HAVE_H_NR_RUNNABLE
-	c->h_runnable += se->my_q ? se->my_q->h_nr_runnable : !se->sched_delayed;
+		c->h_runnable += !se->sched_delayed;
+#endif
+		return;
+	}
+	c->h_nr += my_q->FT_CFS_H_NR;
+#ifdef FT_HAVE_H_NR_DELAYED
+	c->h_delayed += my_q->h_nr_delayed;
+#endif
+#ifdef FT_HAVE_H_NR_RUNNABLE
+	c->h_runnable += my_q->h_nr_runnable;
 #endif
 }
 
