@@ -173,8 +173,9 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 			ran(a, t, o);
 		if (o->cpu < 0 || o->cpu >= FT_MAX_CPUS)
 			break;
-		/* CPU time of tasks not reported: the real kernel's other work */
-		if (a->curr[o->cpu] > 0 && !a->task_of(a->ctx, a->curr[o->cpu]))
+		/* CPU time of tasks not reported: the real kernel's other work (prev's, mostly) */
+		if (a->curr[o->cpu] > 0 &&
+		    !(a->curr[o->cpu] == o->prev_pid ? prev : a->task_of(a->ctx, a->curr[o->cpu])))
 			a->other_ns += o->now - a->cpu_since[o->cpu];
 		a->curr[o->cpu] = o->pid;
 		if (o->pid)
