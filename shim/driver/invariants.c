@@ -247,13 +247,14 @@ static struct members *member_of(struct members *m, int n, struct cfs_rq *cfs_rq
 	return NULL;
 }
 
-static inline void count_member(struct members *m, int n, struct sched_entity *se)
+/* Returns the member that counted @se, NULL if none. */
+static inline struct members *count_member(struct members *m, int n, struct sched_entity *se)
 {
 	struct members *c = se->on_rq ? member_of(m, n, se->cfs_rq) : NULL;
 	struct cfs_rq *my_q = se->my_q;	/* read once: c's counts may alias it for the compiler */
 
 	if (!c)
-		return;
+		return NULL;
 	c->nr++;
 	c->load_weight += se->load.weight;
 	if (!my_q) {
@@ -264,7 +265,7 @@ static inline void count_member(struct members *m, int n, struct sched_entity *s
 #ifdef FT_HAVE_H_NR_RUNNABLE
 		c->h_runnable += !se->sched_delayed;
 #endif
-		return;
+		return c;
 	}
 	c->h_nr += my_q->FT_CFS_H_NR;
 #ifdef FT_HAVE_H_NR_DELAYED
@@ -273,6 +274,7 @@ static inline void count_member(struct members *m, int n, struct sched_entity *s
 #ifdef FT_HAVE_H_NR_RUNNABLE
 	c->h_runnable += my_q->h_nr_runnable;
 #endif
+	return c;
 }
 
 /*
@@ -466,6 +468,17 @@ static u64 tree_max(struct members *m, int n, struct sched_entity *se, int cpu)
 	return c ? c->max_slice : 0;
 }
 
+/* The same, given @c, what count_member() returned for @se: the member of its own tree. */
+static inline u64 tree_max_counted(struct members *c, struct members *m, int n,
+				   struct sched_entity *se, int cpu)
+{
+#ifdef FT_FLAT_PICK
+	if (entity_is_task(se))
+		return tree_max(m, n, se, cpu);
+#endif
+	return c ? c->max_slice : 0;
+}
+
 /*
  * The incremental task scan. A task of another CPU matters to this CPU's
  * check only once dequeued after a check saw it queued (the lag clamp
@@ -561,6 +574,7 @@ static __always_inline void check_task(int id, int cpu, struct members *members,
 {
 	struct ft_task *t = &ft_m.tasks[id];
 	struct task_struct *p = t->p;
+	struct members *c;
 
 	if (t->cpu != cpu) {
 		if (!p->se.on_rq)	/* dequeued for a migration elsewhere */
@@ -572,11 +586,11 @@ static __always_inline void check_task(int id, int cpu, struct members *members,
 	/* asleep and seen asleep: no member to count, no dequeue to check */
 	if (!p->se.on_rq && !t->lag.was_on_rq)
 		return;
-	count_member(members, n, &p->se);
+	c = count_member(members, n, &p->se);
 	if (!p->se.on_rq)	/* tree_max() finds no tree for it */
 		check_dequeued(&p->se, &t->lag, 0);
 	else
-		check_dequeued(&p->se, &t->lag, tree_max(members, n, &p->se, cpu));
+		check_dequeued(&p->se, &t->lag, tree_max_counted(c, members, n, &p->se, cpu));
 }
 
 void ft_check_invariants(struct rq *rq)
