@@ -376,7 +376,8 @@ static void check_eligibility_and_pick(struct cfs_rq *cfs_rq, const struct queue
 static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se, *prev = NULL, *curr = queued_curr(cfs_rq);
-	struct queued q = { .min_slice = ~0ULL };
+	/* summed here, copied for the eligibility check: a sum whose address no call sees stays in registers */
+	struct queued acc = { .min_slice = ~0ULL }, q;
 	struct minima m = { .stale = false };
 	int nodes = 0;
 	char name[32];
@@ -393,10 +394,11 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 			       name, (s64)se->deadline, (s64)prev->deadline);
 		}
 		prev = se;
-		count_queued(cfs_rq, se, &q);
+		count_queued(cfs_rq, se, &acc);
 	}
 	if (curr)
-		count_queued(cfs_rq, curr, &q);
+		count_queued(cfs_rq, curr, &acc);
+	q = acc;
 
 	if ((s128)cfs_rq->FT_CFS_SUM_V != q.tree_key_sum)
 		broken(RULE_AVG_VRUNTIME, cfs_rq, "%lld, brute force %lld%s", (s64)cfs_rq->FT_CFS_SUM_V,
