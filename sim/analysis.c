@@ -156,9 +156,15 @@ static void left(struct sim_an *a, struct sim_task *prev, const struct ft_obs *o
 
 void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 {
-	struct sim_task *t = o->pid ? a->task_of(a->ctx, o->pid) : NULL;
-	struct sim_task *prev;
+	struct sim_task *t, *prev;
 
+	/*
+	 * Changes nothing counted: an instant's idle accounting, which it would
+	 * otherwise start, comes with the next event, from the same state.
+	 */
+	if (o->kind == FT_OBS_WAKING || o->kind == FT_OBS_PROBE)
+		return;
+	t = o->pid ? a->task_of(a->ctx, o->pid) : NULL;
 	if (o->now != a->last) {
 		account_idle(a);
 		a->last = o->now;
@@ -211,7 +217,7 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 		break;
 	case FT_OBS_WAKING:
 	case FT_OBS_PROBE:
-		break;
+		break;	/* above */
 	}
 }
 
