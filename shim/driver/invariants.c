@@ -46,6 +46,18 @@ static const char *const rule_names[] = {
 
 typedef __int128 s128;
 
+/*
+ * Not zeroed on entry (the kernel's flags zero every local,
+ * -ftrivial-auto-var-init=zero): for the hot walks' locals that are
+ * written before they are read, name buffers of the rare faults and
+ * each child's minima.
+ */
+#if __has_attribute(uninitialized)
+#define ck_noinit __attribute__((uninitialized))
+#else
+#define ck_noinit
+#endif
+
 static const char *op_name(char *buf, size_t size)
 {
 	const struct ft_op *op = &ft_m.op;
@@ -177,7 +189,7 @@ static void subtree_minima(struct cfs_rq *cfs_rq, const struct ft_rbwatch *w,
 	(*pre)++;
 	for (int i = 0; i < 2; i++) {
 		struct rb_node *child = i ? node->rb_right : node->rb_left;
-		struct minima c;
+		struct minima c ck_noinit;
 
 		if (!child)
 			continue;
@@ -333,7 +345,7 @@ static bool exact_eligible(struct cfs_rq *cfs_rq, const struct queued *q,
 static void check_eligibility_and_pick(struct cfs_rq *cfs_rq, const struct queued *q)
 {
 	struct sched_entity *se, *pick, *best = NULL, *curr = queued_curr(cfs_rq);
-	char name[32], picked[32];
+	char name[32] ck_noinit, picked[32] ck_noinit;
 	bool curr_eligible = curr && exact_eligible(cfs_rq, q, curr);
 
 	for_each_tree_entity(se, cfs_rq) {
@@ -380,7 +392,7 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 	struct queued acc = { .min_slice = ~0ULL }, q;
 	struct minima m = { .stale = false };
 	int nodes = 0;
-	char name[32];
+	char name[32] ck_noinit;
 
 	for_each_tree_entity(se, cfs_rq) {
 		nodes++;
