@@ -465,30 +465,17 @@ static inline void check_dequeued(struct sched_entity *se, struct lag_watch *w, 
 	w->was_on_rq = se->on_rq;
 }
 
-/* The tree an entity waits in: with a flat pick, tasks wait in the CPU's. */
-static struct cfs_rq *tree_of(struct sched_entity *se, int cpu)
+/*
+ * The largest slice of the tree a queued @se waits in, given @c, what
+ * count_member() returned for it (the member of its own queue), and
+ * @cpu_tree, the member of the CPU's root queue (found once a check):
+ * with a flat pick, tasks wait in the CPU's tree.
+ */
+static inline u64 tree_max(struct members *c, struct members *cpu_tree, struct sched_entity *se)
 {
 #ifdef FT_FLAT_PICK
 	if (entity_is_task(se))
-		return &cpu_rq(cpu)->cfs;
-#endif
-	return se->cfs_rq;
-}
-
-static u64 tree_max(struct members *m, int n, struct sched_entity *se, int cpu)
-{
-	struct members *c = se->on_rq ? member_of(m, n, tree_of(se, cpu)) : NULL;
-
-	return c ? c->max_slice : 0;
-}
-
-/* The same, given @c, what count_member() returned for @se: the member of its own tree. */
-static inline u64 tree_max_counted(struct members *c, struct members *m, int n,
-				   struct sched_entity *se, int cpu)
-{
-#ifdef FT_FLAT_PICK
-	if (entity_is_task(se))
-		return tree_max(m, n, se, cpu);
+		return se->on_rq && cpu_tree ? cpu_tree->max_slice : 0;
 #endif
 	return c ? c->max_slice : 0;
 }
@@ -584,7 +571,7 @@ static void audit_task_scan(int id, int cpu, bool resync, u64 locked)
  * Inline: a check visits about as many as its CPU has.
  */
 static __always_inline void check_task(int id, int cpu, struct members *members, int n,
-		       unsigned int *queued)
+		       struct members *cpu_tree, unsigned int *queued)
 {
 	struct ft_task *t = &ft_m.tasks[id];
 	struct task_struct *p = t->p;
@@ -604,12 +591,13 @@ static __always_inline void check_task(int id, int cpu, struct members *members,
 	if (!p->se.on_rq)	/* tree_max() finds no tree for it */
 		check_dequeued(&p->se, &t->lag, 0);
 	else
-		check_dequeued(&p->se, &t->lag, tree_max_counted(c, members, n, &p->se, cpu));
+		check_dequeued(&p->se, &t->lag, tree_max(c, cpu_tree, &p->se));
 }
 
 void ft_check_invariants(struct rq *rq)
 {
 	static struct members members[FT_MAX_GROUPS];	/* too big for a kernel frame */
+	struct members *cpu_tree;
 	int cpu = cpu_of(rq), n = 0;
 	unsigned int queued = 0;
 	bool resync;
@@ -626,15 +614,19 @@ void ft_check_invariants(struct rq *rq)
 		members[n] = (struct members){ .cfs_rq = ft_tg_cfs_rq(tg, cpu) };
 		members[n++].max_slice = check_cfs_rq(ft_tg_cfs_rq(tg, cpu));
 	}
+	cpu_tree = member_of(members, n, &cpu_rq(cpu)->cfs);
 	for (int g = 1; g < ft_m.nr_group_ids; g++) {
+		struct members *gc __maybe_unused;
 		struct sched_entity *gse;
 
 		if (!ft_m.groups[g])
 			continue;
 		gse = ft_tg_se(ft_m.groups[g], cpu);
+#ifdef FT_FLAT_PICK	/* flat: group entities only count, never wait or lag */
 		count_member(members, n, gse);
-#ifndef FT_FLAT_PICK	/* flat: group entities only count, never wait or lag */
-		check_dequeued(gse, &ft_m.gse_lag[g][cpu], tree_max(members, n, gse, cpu));
+#else
+		gc = count_member(members, n, gse);
+		check_dequeued(gse, &ft_m.gse_lag[g][cpu], tree_max(gc, cpu_tree, gse));
 #endif
 	}
 	resync = !ft_m.checks_synced;	/* tasks were not seen meanwhile */
@@ -644,7 +636,7 @@ void ft_check_invariants(struct rq *rq)
 		ft_for_each_task_id(id) {
 			if (ft_m.checks_full)
 				audit_task_scan(id, cpu, resync, locked);
-			check_task(id, cpu, members, n, &queued);
+			check_task(id, cpu, members, n, cpu_tree, &queued);
 		}
 	} else {
 		for (int w = 0; w < ck_words; w++) {
@@ -652,7 +644,7 @@ void ft_check_invariants(struct rq *rq)
 				int id = w * BITS_PER_LONG + __builtin_ctzl(ids);
 
 				if (ft_m.tasks[id].cpu == cpu || may_have_left(id, locked))
-					check_task(id, cpu, members, n, &queued);
+					check_task(id, cpu, members, n, cpu_tree, &queued);
 			}
 		}
 	}
