@@ -463,9 +463,10 @@ bool ft_task_on_cpu(int id);		/* is it some CPU's curr now? */
 /*
  * The CPU @id runs on if its exec time grows with the clock from now on,
  * exactly (it is curr, the clock is past its exec_start, no fault point is
- * armed), else -1. sim/engine.c plans a task's steps only while it holds.
+ * armed), else -1; then *@exec is its exec time now (ft_task_exec_ns()).
+ * sim/engine.c plans a task's steps only while it holds.
  */
-int ft_task_steady_cpu(int id);
+int ft_task_steady_cpu(int id, ft_u64 *exec);
 /*
  * Of the budget ends due now, those of CPUs below this one have been
  * stepped: the loop is stepping this CPU's in the first pass at this

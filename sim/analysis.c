@@ -156,9 +156,15 @@ static void left(struct sim_an *a, struct sim_task *prev, const struct ft_obs *o
 
 void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 {
-	struct sim_task *t = o->pid ? a->task_of(a->ctx, o->pid) : NULL;
-	struct sim_task *prev;
+	struct sim_task *t, *prev;
 
+	/*
+	 * Changes nothing counted: an instant's idle accounting, which it would
+	 * otherwise start, comes with the next event, from the same state.
+	 */
+	if (o->kind == FT_OBS_WAKING || o->kind == FT_OBS_PROBE)
+		return;
+	t = o->pid ? a->task_of(a->ctx, o->pid) : NULL;
 	if (o->now != a->last) {
 		account_idle(a);
 		a->last = o->now;
@@ -173,8 +179,9 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 			ran(a, t, o);
 		if (o->cpu < 0 || o->cpu >= FT_MAX_CPUS)
 			break;
-		/* CPU time of tasks not reported: the real kernel's other work */
-		if (a->curr[o->cpu] > 0 && !a->task_of(a->ctx, a->curr[o->cpu]))
+		/* CPU time of tasks not reported: the real kernel's other work (prev's, mostly) */
+		if (a->curr[o->cpu] > 0 &&
+		    !(a->curr[o->cpu] == o->prev_pid ? prev : a->task_of(a->ctx, a->curr[o->cpu])))
 			a->other_ns += o->now - a->cpu_since[o->cpu];
 		a->curr[o->cpu] = o->pid;
 		if (o->pid)
@@ -210,7 +217,7 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 		break;
 	case FT_OBS_WAKING:
 	case FT_OBS_PROBE:
-		break;
+		break;	/* above */
 	}
 }
 

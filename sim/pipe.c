@@ -15,31 +15,15 @@
  * pipe's (global.pipe_capacity): the pages are the one over the other.
  * Who wakes whom stays in the engine (sim/engine.c, pipe_io()); which
  * reads wake a writer is the tree's (sim_pipe_read_wakes_writer()).
- * A message's way in and out (sim_pipe_put(), sim_pipe_take()) and the
- * room left (sim_pipe_room()) are inline in sim.h: plan.c's catch-ups and
- * plans take and check most of them. The pipe's mutex is below.
+ * A message's way in and out (sim_pipe_put(), sim_pipe_take()), the
+ * room left (sim_pipe_room()) and whether a write fits (sim_pipe_full(),
+ * sim_pipe_writable()) are inline in sim.h: plan.c's catch-ups and plans
+ * take and check most of them, engine.c's pipe_io() the rest. The
+ * pipe's mutex is below.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "sim.h"
-
-static long pages_of(const struct sim_workload *w)
-{
-	return w->pipe_pages;
-}
-
-bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p)
-{
-	return p->n >= pages_of(w);
-}
-
-/* @retry: the writer slept in this write and goes on in pipe_write()'s loop. */
-bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, bool retry)
-{
-	if (!retry && p->n && p->last_written < w->pipe_page_messages)
-		return true;
-	return !sim_pipe_full(w, p);
-}
 
 /* The ring of pages in use grows in place, oldest first (sim_pipe_put()). */
 void sim_pipe_grow(struct sim_pipe *p)

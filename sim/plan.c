@@ -301,11 +301,10 @@ static bool plan_start(struct sim_run *run, struct sim_task *t, struct sim_step 
 	ft_u64 exec;
 	int cpu;
 
-	if ((cpu = ft_task_steady_cpu(t->id)) < 0) {
+	if ((cpu = ft_task_steady_cpu(t->id, &exec)) < 0) {
 		plan_uncount(run, t->plan, s);
 		return false;
 	}
-	exec = ft_task_exec_ns(t->id);
 	t->plan_i = 0;
 	t->plan_n = s - t->plan;
 	t->plan_cpu = cpu;
@@ -427,9 +426,10 @@ static void plan_extend(struct sim_run *run, struct sim_task *t)
 	int left = t->plan_n - t->plan_i;
 	struct sim_step *s, *last;
 	struct plan_pos pos;
+	ft_u64 exec;
 
 	t->plan_open = false;
-	if (ft_task_steady_cpu(t->id) != t->plan_cpu)
+	if (ft_task_steady_cpu(t->id, &exec) != t->plan_cpu)
 		return;
 	memmove(t->plan, t->plan + t->plan_i, left * sizeof(*t->plan));
 	t->plan_i = 0;
@@ -442,5 +442,5 @@ static void plan_extend(struct sim_run *run, struct sim_task *t)
 		return;
 	t->plan_n = s - t->plan;
 	t->plan_open = s == t->plan + SIM_PLAN_MAX;
-	ft_task_run_budget(t->id, t->plan_end - t->plan_lag - ft_task_exec_ns(t->id), 0);
+	ft_task_run_budget(t->id, t->plan_end - t->plan_lag - exec, 0);
 }

@@ -120,8 +120,18 @@ static inline bool sim_pipe_locked(const struct sim_workload *w)
 {
 	return w->pipe_locked_ns[0] || w->pipe_locked_ns[1];
 }
-bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p);
-bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p, bool retry);
+static inline bool sim_pipe_full(const struct sim_workload *w, const struct sim_pipe *p)
+{
+	return p->n >= w->pipe_pages;
+}
+/* @retry: the writer slept in this write and goes on in pipe_write()'s loop. */
+static inline bool sim_pipe_writable(const struct sim_workload *w, const struct sim_pipe *p,
+				     bool retry)
+{
+	if (!retry && p->n && p->last_written < w->pipe_page_messages)
+		return true;
+	return !sim_pipe_full(w, p);
+}
 void sim_pipe_grow(struct sim_pipe *p);
 
 /* inline: a plan's catch-up takes most pipe steps (plan.c) */

@@ -112,7 +112,8 @@ static void line(struct sim_run *run, const struct ft_obs *o, int cpu, const cha
 		o->now % 1000000000ULL / 1000, event);
 }
 
-static void trace(struct sim_run *run, const struct ft_obs *o)
+/* noinline: its frame would be set up for every event, traced or not */
+static __attribute__((noinline)) void trace(struct sim_run *run, const struct ft_obs *o)
 {
 	char c[16], n[16];
 

@@ -48,29 +48,34 @@ int ft_task_set_driven(int id)
 }
 
 /* Exec time as of now, including the running stretch not yet accounted. */
-ft_u64 ft_task_exec_ns(int id)
+static inline u64 exec_now(struct task_struct *p)
 {
-	struct task_struct *p = ft_task_of(id);
 	u64 clock = ft_clock_peek();
 
-	if (!p)
-		return 0;
 	if (!task_current(task_rq(p), p) || clock <= p->se.exec_start)
 		return p->se.sum_exec_runtime;
 	return p->se.sum_exec_runtime + clock - p->se.exec_start;
 }
 
+ft_u64 ft_task_exec_ns(int id)
+{
+	struct task_struct *p = ft_task_of(id);
+
+	return p ? exec_now(p) : 0;
+}
+
 int ft_task_run_budget(int id, ft_u64 exec_ns, ft_u64 stop_at)
 {
+	struct task_struct *p = ft_task_of(id);
 	struct ft_task *t;
 	u64 done;
 
-	if (!ft_task_of(id))
+	if (!p)
 		return -ESRCH;
 	t = &ft_m.tasks[id];
 	if (!t->driven || (stop_at && stop_at <= ft_m.now))
 		return -EINVAL;
-	done = ft_task_exec_ns(id);
+	done = exec_now(p);
 	if (exec_ns > U64_MAX - done)
 		return -ERANGE;
 	t->run_until_exec = done + exec_ns;
@@ -114,13 +119,15 @@ bool ft_task_on_cpu(int id)
 	return p && task_current(task_rq(p), p);
 }
 
-int ft_task_steady_cpu(int id)
+int ft_task_steady_cpu(int id, ft_u64 *exec)
 {
 	struct task_struct *p = ft_task_of(id);
+	u64 clock = ft_clock_peek();
 
 	if (!p || !ft_m.tasks[id].driven || !task_current(task_rq(p), p) ||
-	    ft_clock_peek() < p->se.exec_start || ft_host_faults_armed())
+	    clock < p->se.exec_start || ft_host_faults_armed())
 		return -1;
+	*exec = p->se.sum_exec_runtime + clock - p->se.exec_start;	/* ft_task_exec_ns()'s */
 	return task_cpu(p);
 }
 

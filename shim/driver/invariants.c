@@ -46,6 +46,18 @@ static const char *const rule_names[] = {
 
 typedef __int128 s128;
 
+/*
+ * Not zeroed on entry (the kernel's flags zero every local,
+ * -ftrivial-auto-var-init=zero): for the hot walks' locals that are
+ * written before they are read, name buffers of the rare faults and
+ * each child's minima.
+ */
+#if __has_attribute(uninitialized)
+#define ck_noinit __attribute__((uninitialized))
+#else
+#define ck_noinit
+#endif
+
 static const char *op_name(char *buf, size_t size)
 {
 	const struct ft_op *op = &ft_m.op;
@@ -177,7 +189,7 @@ static void subtree_minima(struct cfs_rq *cfs_rq, const struct ft_rbwatch *w,
 	(*pre)++;
 	for (int i = 0; i < 2; i++) {
 		struct rb_node *child = i ? node->rb_right : node->rb_left;
-		struct minima c;
+		struct minima c ck_noinit;
 
 		if (!child)
 			continue;
@@ -247,21 +259,34 @@ static struct members *member_of(struct members *m, int n, struct cfs_rq *cfs_rq
 	return NULL;
 }
 
-static inline void count_member(struct members *m, int n, struct sched_entity *se)
+/* Returns the member that counted @se, NULL if none. */
+static inline struct members *count_member(struct members *m, int n, struct sched_entity *se)
 {
 	struct members *c = se->on_rq ? member_of(m, n, se->cfs_rq) : NULL;
+	struct cfs_rq *my_q = se->my_q;	/* read once: c's counts may alias it for the compiler */
 
 	if (!c)
-		return;
+		return NULL;
 	c->nr++;
 	c->load_weight += se->load.weight;
-	c->h_nr += se->my_q ? se->my_q->FT_CFS_H_NR : 1;
+	if (!my_q) {
+		c->h_nr++;
 #ifdef FT_HAVE_H_NR_DELAYED
-	c->h_delayed += se->my_q ? se->my_q->h_nr_delayed : se->sched_delayed;
+		c->h_delayed += se->sched_delayed;
 #endif
 #ifdef FT_HAVE_H_NR_RUNNABLE
-	c->h_runnable += se->my_q ? se->my_q->h_nr_runnable : !se->sched_delayed;
+		c->h_runnable += !se->sched_delayed;
 #endif
+		return c;
+	}
+	c->h_nr += my_q->FT_CFS_H_NR;
+#ifdef FT_HAVE_H_NR_DELAYED
+	c->h_delayed += my_q->h_nr_delayed;
+#endif
+#ifdef FT_HAVE_H_NR_RUNNABLE
+	c->h_runnable += my_q->h_nr_runnable;
+#endif
+	return c;
 }
 
 /*
@@ -320,7 +345,7 @@ static bool exact_eligible(struct cfs_rq *cfs_rq, const struct queued *q,
 static void check_eligibility_and_pick(struct cfs_rq *cfs_rq, const struct queued *q)
 {
 	struct sched_entity *se, *pick, *best = NULL, *curr = queued_curr(cfs_rq);
-	char name[32], picked[32];
+	char name[32] ck_noinit, picked[32] ck_noinit;
 	bool curr_eligible = curr && exact_eligible(cfs_rq, q, curr);
 
 	for_each_tree_entity(se, cfs_rq) {
@@ -363,10 +388,11 @@ static void check_eligibility_and_pick(struct cfs_rq *cfs_rq, const struct queue
 static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *se, *prev = NULL, *curr = queued_curr(cfs_rq);
-	struct queued q = { .min_slice = ~0ULL };
+	/* summed here, copied for the eligibility check: a sum whose address no call sees stays in registers */
+	struct queued acc = { .min_slice = ~0ULL }, q;
 	struct minima m = { .stale = false };
 	int nodes = 0;
-	char name[32];
+	char name[32] ck_noinit;
 
 	for_each_tree_entity(se, cfs_rq) {
 		nodes++;
@@ -380,10 +406,11 @@ static u64 check_cfs_rq(struct cfs_rq *cfs_rq)
 			       name, (s64)se->deadline, (s64)prev->deadline);
 		}
 		prev = se;
-		count_queued(cfs_rq, se, &q);
+		count_queued(cfs_rq, se, &acc);
 	}
 	if (curr)
-		count_queued(cfs_rq, curr, &q);
+		count_queued(cfs_rq, curr, &acc);
+	q = acc;
 
 	if ((s128)cfs_rq->FT_CFS_SUM_V != q.tree_key_sum)
 		broken(RULE_AVG_VRUNTIME, cfs_rq, "%lld, brute force %lld%s", (s64)cfs_rq->FT_CFS_SUM_V,
@@ -438,20 +465,18 @@ static inline void check_dequeued(struct sched_entity *se, struct lag_watch *w, 
 	w->was_on_rq = se->on_rq;
 }
 
-/* The tree an entity waits in: with a flat pick, tasks wait in the CPU's. */
-static struct cfs_rq *tree_of(struct sched_entity *se, int cpu)
+/*
+ * The largest slice of the tree a queued @se waits in, given @c, what
+ * count_member() returned for it (the member of its own queue), and
+ * @cpu_tree, the member of the CPU's root queue (found once a check):
+ * with a flat pick, tasks wait in the CPU's tree.
+ */
+static inline u64 tree_max(struct members *c, struct members *cpu_tree, struct sched_entity *se)
 {
 #ifdef FT_FLAT_PICK
 	if (entity_is_task(se))
-		return &cpu_rq(cpu)->cfs;
+		return se->on_rq && cpu_tree ? cpu_tree->max_slice : 0;
 #endif
-	return se->cfs_rq;
-}
-
-static u64 tree_max(struct members *m, int n, struct sched_entity *se, int cpu)
-{
-	struct members *c = se->on_rq ? member_of(m, n, tree_of(se, cpu)) : NULL;
-
 	return c ? c->max_slice : 0;
 }
 
@@ -546,10 +571,11 @@ static void audit_task_scan(int id, int cpu, bool resync, u64 locked)
  * Inline: a check visits about as many as its CPU has.
  */
 static __always_inline void check_task(int id, int cpu, struct members *members, int n,
-		       unsigned int *queued)
+		       struct members *cpu_tree, unsigned int *queued)
 {
 	struct ft_task *t = &ft_m.tasks[id];
 	struct task_struct *p = t->p;
+	struct members *c;
 
 	if (t->cpu != cpu) {
 		if (!p->se.on_rq)	/* dequeued for a migration elsewhere */
@@ -561,16 +587,17 @@ static __always_inline void check_task(int id, int cpu, struct members *members,
 	/* asleep and seen asleep: no member to count, no dequeue to check */
 	if (!p->se.on_rq && !t->lag.was_on_rq)
 		return;
-	count_member(members, n, &p->se);
+	c = count_member(members, n, &p->se);
 	if (!p->se.on_rq)	/* tree_max() finds no tree for it */
 		check_dequeued(&p->se, &t->lag, 0);
 	else
-		check_dequeued(&p->se, &t->lag, tree_max(members, n, &p->se, cpu));
+		check_dequeued(&p->se, &t->lag, tree_max(c, cpu_tree, &p->se));
 }
 
 void ft_check_invariants(struct rq *rq)
 {
 	static struct members members[FT_MAX_GROUPS];	/* too big for a kernel frame */
+	struct members *cpu_tree;
 	int cpu = cpu_of(rq), n = 0;
 	unsigned int queued = 0;
 	bool resync;
@@ -587,15 +614,19 @@ void ft_check_invariants(struct rq *rq)
 		members[n] = (struct members){ .cfs_rq = ft_tg_cfs_rq(tg, cpu) };
 		members[n++].max_slice = check_cfs_rq(ft_tg_cfs_rq(tg, cpu));
 	}
+	cpu_tree = member_of(members, n, &cpu_rq(cpu)->cfs);
 	for (int g = 1; g < ft_m.nr_group_ids; g++) {
+		struct members *gc __maybe_unused;
 		struct sched_entity *gse;
 
 		if (!ft_m.groups[g])
 			continue;
 		gse = ft_tg_se(ft_m.groups[g], cpu);
+#ifdef FT_FLAT_PICK	/* flat: group entities only count, never wait or lag */
 		count_member(members, n, gse);
-#ifndef FT_FLAT_PICK	/* flat: group entities only count, never wait or lag */
-		check_dequeued(gse, &ft_m.gse_lag[g][cpu], tree_max(members, n, gse, cpu));
+#else
+		gc = count_member(members, n, gse);
+		check_dequeued(gse, &ft_m.gse_lag[g][cpu], tree_max(gc, cpu_tree, gse));
 #endif
 	}
 	resync = !ft_m.checks_synced;	/* tasks were not seen meanwhile */
@@ -605,7 +636,7 @@ void ft_check_invariants(struct rq *rq)
 		ft_for_each_task_id(id) {
 			if (ft_m.checks_full)
 				audit_task_scan(id, cpu, resync, locked);
-			check_task(id, cpu, members, n, &queued);
+			check_task(id, cpu, members, n, cpu_tree, &queued);
 		}
 	} else {
 		for (int w = 0; w < ck_words; w++) {
@@ -613,7 +644,7 @@ void ft_check_invariants(struct rq *rq)
 				int id = w * BITS_PER_LONG + __builtin_ctzl(ids);
 
 				if (ft_m.tasks[id].cpu == cpu || may_have_left(id, locked))
-					check_task(id, cpu, members, n, &queued);
+					check_task(id, cpu, members, n, cpu_tree, &queued);
 			}
 		}
 	}

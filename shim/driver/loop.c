@@ -171,7 +171,7 @@ void ft_loop_boot(void)
 	ft_m.resched_maybe = ft_cpus_all();	/* until first looked at */
 }
 
-static void budget_set(int cpu, u64 at)
+static inline void budget_set(int cpu, u64 at)
 {
 	u64 *tree = ft_m.budget_tree;
 	unsigned int i = ft_m.budget_leaves + cpu;
