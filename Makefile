@@ -45,6 +45,7 @@ FUTEX_WAKE_COST ?=
 UNLOCK_WAKE_COST ?=
 PIPE_WAKE_COST ?=
 LOOP_COST ?=
+EXIT_SWITCH ?=
 # make twin (fairsim beside the real kernel under QEMU, twin/)
 RUNS	?= 3
 CALIBRATE ?=
@@ -151,7 +152,7 @@ SIM_COSTS = $(if $(IDEAL),--ideal) $(if $(SLACK),--timer-slack $(SLACK)) \
 	   $(if $(FUTEX_WAKE_COST),--futex-wake-cost $(FUTEX_WAKE_COST)) $(if $(LOOP_COST),--loop-cost $(LOOP_COST)) \
 	   $(if $(UNLOCK_WAKE_COST),--unlock-wake-cost $(UNLOCK_WAKE_COST)) \
 	   $(if $(PIPE_WAKE_COST),--pipe-wake-cost $(PIPE_WAKE_COST)) $(if $(TIMER_WAKE),--timer-wake $(TIMER_WAKE)) \
-	   $(if $(TIMER_COST),--timer-cost $(TIMER_COST))
+	   $(if $(TIMER_COST),--timer-cost $(TIMER_COST)) $(if $(EXIT_SWITCH),--exit-switch)
 SIM_ARGS = $(SIM_MACHINE) $(SIM_COSTS) --seed $(SEED) $(if $(DURATION),--duration $(DURATION)) \
 	   $(if $(FEATURES),--features '$(FEATURES)') $(if $(RESULT),--json $(RESULT)) \
 	   $(if $(TRACE),--trace $(TRACE)) $(if $(filter 0,$(CHECKER)),--no-check)
@@ -341,6 +342,8 @@ help:
 	@echo '              condition) wakes (0); LOOP_COST=us: at the end of each pass of a'
 	@echo '              phase, rt-app'"'"'s own work (0); UNLOCK_WAKE_COST=us: a mutex unlock'"'"'s'
 	@echo '              futex wake-up instead (FUTEX_WAKE_COST'"'"'s); docs/fidelity-sync.md'
+	@echo '  EXIT_SWITCH=1  a futex call'"'"'s wake-up preemption of its own CPU switches at'
+	@echo '              that call'"'"'s exit, not WAKE_PREEMPT after it; docs/fidelity-sync.md'
 	@echo '  PIPE_WAKE_COST=us  CPU time a pipe writer or reader spends per task it wakes'
 	@echo '              (0); docs/fidelity-pipe.md'
 	@echo '  TICK_PREEMPT=us  a busy CPU'"'"'s delay from its tick'"'"'s handler to the switch the'

@@ -144,15 +144,41 @@ static int dequeue(struct sim_run *run, int res)
 	return i;
 }
 
+/*
+ * What @t owes before it goes on, as its budget: inside a futex call
+ * (--exit-switch) that call's wake-ups alone, the call returning once
+ * they are paid (call_exit()), else all of it.
+ */
+static void pay_owed(struct sim_task *t)
+{
+	ft_u64 ns = t->in_call && t->call_owed < t->cpu_owed ? t->call_owed : t->cpu_owed;
+
+	ft_task_run_budget(t->id, ns, 0);
+	t->cpu_owed -= ns;
+	t->call_owed = 0;
+}
+
+/*
+ * --exit-switch: the futex call returns. A wake-up preemption it asked for
+ * on its own CPU switches here, before the task's next event (the driver:
+ * ft_resched_at_return()): the loop's preemption point comes first.
+ */
+static enum step call_exit(struct sim_task *t)
+{
+	t->in_call = false;
+	ft_task_set_kernel(t->id, false);
+	ft_task_run_budget(t->id, 0, 0);
+	return STAY;
+}
+
 static enum step block(struct sim_run *run, struct sim_task *t)
 {
 	if (t->wake_token) {
 		t->wake_token = false;
 		return AGAIN;
 	}
-	if (t->cpu_owed) {	/* its futex wake-ups' CPU time, then the sleep (step()) */
-		ft_task_run_budget(t->id, t->cpu_owed, 0);
-		t->cpu_owed = 0;
+	if (t->cpu_owed || t->in_call) {	/* its futex wake-ups' CPU time, then the sleep (step()) */
+		pay_owed(t);
 		t->sleep_due = true;
 		return STAY;
 	}
@@ -234,6 +260,13 @@ static void futex_event(struct sim_run *run, struct sim_task *t, const char *eve
 static void futex_wake_paid(struct sim_run *run, struct sim_task *t, int i, ft_u64 ns)
 {
 	t->cpu_owed += ns;
+	if (run->o->exit_switch) {
+		/* a system call from the wake-up until its cost is paid */
+		t->call_owed += ns;
+		if (!t->in_call)
+			ft_task_set_kernel(t->id, true);
+		t->in_call = true;
+	}
 	wake(run, i);
 }
 
@@ -710,11 +743,10 @@ static enum step resume(struct sim_run *run, struct sim_task *t, const struct si
 	}
 	if ((e->kind == SIM_WAIT || e->kind == SIM_SYNC) && t->state == 1) {
 		put_gref(run, e->res, t);
-		if (t->cpu_owed && e->mutex >= 0) {
+		if ((t->cpu_owed || t->in_call) && e->mutex >= 0) {
 			/* its group's futex wake-up before the re-take: pay it first */
 			t->state = 2;
-			ft_task_run_budget(t->id, t->cpu_owed, 0);
-			t->cpu_owed = 0;
+			pay_owed(t);
 			return STAY;
 		}
 	}
@@ -774,14 +806,19 @@ static enum step step(struct sim_run *run, struct sim_task *t)
 	const struct sim_event *e;
 	enum step r;
 
+	if (t->in_call) {	/* its futex call's wake-ups, then the call's exit */
+		if (!t->call_owed)
+			return call_exit(t);
+		pay_owed(t);
+		return STAY;
+	}
 	if (t->sleep_due) {
 		t->sleep_due = false;
 		return block(run, t);	/* a wake-up meanwhile left a token: on at once */
 	}
 	/* its futex wake-ups' and its pass's CPU time first, even at its exit */
 	if (t->cpu_owed) {
-		ft_task_run_budget(t->id, t->cpu_owed, 0);
-		t->cpu_owed = 0;
+		pay_owed(t);
 		return STAY;
 	}
 	if (t->done) {
@@ -848,7 +885,7 @@ static void behave_steps(struct sim_run *run, int id);
 static bool wake_cost_next(const struct sim_run *run, const struct sim_task *t)
 {
 	return t->cost_due && run->o->wake_cost_ns && !run->o->tick_cost_ns && !t->sleep_due &&
-	       !t->cpu_owed && !t->done && t->started && !t->delaying;
+	       !t->cpu_owed && !t->in_call && !t->done && t->started && !t->delaying;
 }
 
 static void woken_in(struct sim_run *run, struct sim_task *t)

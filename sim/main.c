@@ -22,6 +22,7 @@ static void usage(void)
 		"               [--pipe-wake-cost US] [--loop-cost US]\n"
 		"               [--tick-preempt US] [--hrtick-preempt US] [--hrtick-arm US]\n"
 		"               [--tick-cost US] [--timer-wake US] [--timer-cost US] [--ideal]\n"
+		"               [--exit-switch]\n"
 		"               [--no-check] [--no-plans] [--quiet] WORKLOAD.json\n"
 		"       fairsim --from-trace TRACE.txt [--workload WORKLOAD.json] [--cpus N]\n"
 		"               [--duration S] [--json FILE] [--quiet]\n"
@@ -237,6 +238,8 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--no-check")) {
 			o.no_check = true;
+		} else if (!strcmp(a, "--exit-switch")) {
+			o.exit_switch = true;
 		} else if (!strcmp(a, "--no-plans")) {
 			o.no_plans = true;
 		} else if (!strcmp(a, "--quiet")) {

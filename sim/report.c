@@ -237,6 +237,9 @@ void sim_report_text(FILE *f, struct sim_run *run)
 		fprintf(f, "fairsim: and a futex wake-up %.3g us of the waker's CPU%s, a pass of a "
 			"phase %.3g us at its end\n", o->futex_wake_ns / 1e3,
 			unlock_cost(o), o->loop_cost_ns / 1e3);
+	if (o->exit_switch)
+		fprintf(f, "fairsim: and a futex call's wake-up preemption of its own CPU at that "
+			"call's exit (--exit-switch)\n");
 	if (o->pipe_wake_ns)
 		fprintf(f, "fairsim: and a pipe wake-up %.3g us of the waker's CPU\n",
 			o->pipe_wake_ns / 1e3);
@@ -377,6 +380,8 @@ int sim_report_json(const char *path, struct sim_run *run)
 		}
 		if (o->unlock_wake_ns != o->futex_wake_ns)
 			json_object_object_add(root, "unlock_wake_ns", num(o->unlock_wake_ns));
+		if (o->exit_switch)
+			json_object_object_add(root, "exit_switch", json_object_new_boolean(true));
 		if (o->pipe_wake_ns)
 			json_object_object_add(root, "pipe_wake_ns", num(o->pipe_wake_ns));
 		if (o->tick_preempt_ns || o->hrtick_preempt_ns || o->hrtick_arm_ns) {

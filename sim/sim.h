@@ -210,6 +210,8 @@ struct sim_task {
 	bool cost_due;		/* asleep since its last run: the wake-up cost is due */
 	bool woken_in;		/* in run->woken_in (engine.c) */
 	ft_u64 cpu_owed;	/* CPU time owed: its futex wake-ups, its phases' ends */
+	ft_u64 call_owed;	/* of that, its futex call's, paid first (--exit-switch) */
+	bool in_call;		/* in a futex call that woke, until it returns (--exit-switch) */
 	bool sleep_due;		/* blocks once that time is run */
 	bool pipe_retry;	/* slept in this pipe operation: pipe_write()'s loop goes on */
 	ft_u64 start_delay;	/* delay plus the seed's jitter */
@@ -312,6 +314,7 @@ struct sim_opts {
 	ft_u64 unlock_wake_ns;	/* the same for a mutex unlock's wake-up */
 	ft_u64 pipe_wake_ns;	/* CPU time a pipe writer or reader spends per task it wakes */
 	ft_u64 loop_cost_ns;	/* CPU time at the end of each pass of a phase (rt-app's own) */
+	bool exit_switch;	/* a futex call's wake-up preemption switches at its exit */
 	bool no_check;
 	bool no_plans;		/* every step through the event loop (engine.c) */
 	bool quiet;

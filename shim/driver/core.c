@@ -195,6 +195,8 @@ void resched_curr(struct rq *rq)
 	 * or hrtick's preemption cost or, if remote, when its IPI lands. */
 	if (curr == rq->idle)
 		later = ft_idle_exit_delay(cpu);
+	else if (ft_resched_at_return(rq))
+		later = false;	/* its own call's return, or at once (preempt.c) */
 	else
 		later = ft_preempt_delay(cpu) ||
 			(cpu != smp_processor_id() && ft_send_reschedule(cpu));

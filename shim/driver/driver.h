@@ -271,6 +271,7 @@ void ft_schedule_cpu(int cpu, bool preempt);
 void ft_resched_pending(void);
 int ft_preempt_config(void);
 bool ft_preemptible(struct rq *rq);
+bool ft_resched_at_return(struct rq *rq);
 bool ft_in_kernel(struct rq *rq, struct task_struct *p);
 void ft_rq_lock_mark(struct rq *rq);
 void ft_set_load_weight(struct task_struct *p, bool update_load);

@@ -75,6 +75,27 @@ bool ft_preemptible(struct rq *rq)
 	return ft_m.preempt_model == FT_PREEMPT_FULL || ft_m.preempt_model == FT_PREEMPT_LAZY;
 }
 
+/*
+ * A wake-up made by @rq's curr inside a system call, on its own CPU (the
+ * waker's futex call: not a timer's): the switch it asks for has no cost
+ * of its own (ft_set_wake_preempt()), as that cost stands for the rest of
+ * the operation after the wake-up, which here is the rest of the call.
+ * The model says where it comes: at the call's return
+ * (ft_task_set_kernel()) where it does not preempt inside the kernel
+ * (NONE, VOLUNTARY, LAZY's lazy flag), at once where it does. The real
+ * 6.12.118 (voluntary) and 7.3.4 (lazy) kernels switch a worker of
+ * schbench-mutex whose futex wake-up asked for it 6 / 7 us after that
+ * wake-up, always preempted, never after another wake-up or a sleep of
+ * its own (docs/fidelity-sync.md).
+ */
+bool ft_resched_at_return(struct rq *rq)
+{
+	const char *op = ft_m.op.name;
+
+	return cpu_of(rq) == smp_processor_id() && ft_in_kernel(rq, rq->curr) &&
+	       !ft_m.in_timer && op && !strcmp(op, "wake");
+}
+
 int ft_task_set_kernel(int id, bool in)
 {
 	struct task_struct *p = ft_task_of(id);

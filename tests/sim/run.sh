@@ -635,6 +635,32 @@ else
 	bad "gref_pays_first: fairsim failed: $(head -c 300 "$out/gpf.err")"
 fi
 
+# --exit-switch: the same leaver wakes the broadcaster on its own CPU
+# (both pinned to CPU 1; M's 100 us slice, dl-runtime, makes its wake-up
+# preempt W; no hrtick, which would cut M's slice). The switch the
+# wake-up asks for comes at the exit of W's futex call, when its cost
+# (--futex-wake-cost 100) is paid, before the re-take: not a fixed
+# --wake-preempt after the wake-up, whether that ends after the call
+# (200 us: without the option W re-takes at 2.4 ms, finds mx taken and
+# sleeps) or before it (50 us: the switch would cut the call at 2.35).
+# exit_switch (each wake-up 1 ms): W wakes M at 2.3 ms; expect W
+# switched to M preempted at 2.4 ms, with no fwait of W's at 2.4, both
+# ways.
+for wp in 200 50; do
+	if FAIRSIM_FUTEX=1 "$sim" --quiet --ideal --seed 0 --cpus 2 --features '!HRTICK' \
+		--wake-cost 1000 --futex-wake-cost 100 --wake-preempt $wp --exit-switch \
+		--trace "$out/xs.trace" "$here/cases/exit_switch.json" 2>"$out/xs.err"; then
+		if grep -q '^ *w-0-2 .* 0\.002300: fwake: (fairsim) ua=0x2001 ' "$out/xs.trace" &&
+		   grep -q '^ *w-0-2 .* 0\.002400: sched_switch: prev_comm=w-0 prev_pid=2 prev_prio=120 prev_state=R+ ==> next_comm=m-0 ' "$out/xs.trace" &&
+		   ! grep -q '^ *w-0-2 .* 0\.0024[0-9]*: fwait: ' "$out/xs.trace"; then
+			ok "a futex call's wake-up preemption switches at its exit (--wake-preempt $wp)"
+		else bad "a futex call's wake-up preemption switches at its exit (--wake-preempt $wp):" \
+			"$(grep '^ *w-0-2 .* 0\.0023\|^ *w-0-2 .* 0\.0024' "$out/xs.trace" | cut -c30-120 | tr -s ' ' | tr '\n' ';')"; fi
+	else
+		bad "exit_switch: fairsim failed: $(head -c 300 "$out/xs.err")"
+	fi
+done
+
 # A real kernel's trace (traces/rtapp-host.trace: rt-app 1.0 on a busy
 # build machine, 2 CPUs, with other tasks running). rt-app names every
 # instance after its key, renames a thread only after it started (its

@@ -108,6 +108,27 @@ cat >"$out/mutex.trace" <<'EOF'
                w-21      [000] d..2.     1.000615: sched_switch: prev_comm=w prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=m next_pid=10 next_prio=120
 EOF
 
+# Wake-ups that asked for their waker's switch, for twin/wake_switch.py:
+# w (pid 20) wakes x without a flag, then m with N, and is preempted 7 us
+# later; w (21) wakes w (20) with the lazy flag, wakes x again and sleeps
+# 10 us later; w (20) wakes m with N from an interrupt (h). Lines before
+# the window's mark are not read.
+cat >"$out/switch.trace" <<'EOF'
+# tracer: nop
+               w-21      [000] dN.3.     0.999000: sched_wakeup: comm=m pid=10 prio=120 target_cpu=000
+               w-21      [000] d..2.     0.999005: sched_switch: prev_comm=w prev_pid=21 prev_prio=120 prev_state=R ==> next_comm=w next_pid=20 next_prio=120
+          init-1       [000] .....     1.000000: tracing_mark_write: fairtest_twin: window_start
+               w-20      [000] d..3.     1.000050: sched_wakeup: comm=x pid=30 prio=120 target_cpu=000
+               w-20      [000] d..3.     1.000099: sched_waking: comm=m pid=10 prio=120 target_cpu=000
+               w-20      [000] dN.3.     1.000100: sched_wakeup: comm=m pid=10 prio=120 target_cpu=000
+               w-20      [000] d..2.     1.000107: sched_switch: prev_comm=w prev_pid=20 prev_prio=120 prev_state=R ==> next_comm=w next_pid=21 next_prio=120
+               w-21      [000] dl.3.     1.000200: sched_wakeup: comm=w pid=20 prio=120 target_cpu=000
+               w-21      [000] d..3.     1.000203: sched_waking: comm=x pid=30 prio=120 target_cpu=000
+               w-21      [000] d..2.     1.000210: sched_switch: prev_comm=w prev_pid=21 prev_prio=120 prev_state=S ==> next_comm=w next_pid=20 next_prio=120
+               w-20      [000] dNh3.     1.000300: sched_wakeup: comm=m pid=10 prio=120 target_cpu=000
+               w-20      [000] d..2.     1.000302: sched_switch: prev_comm=w prev_pid=20 prev_prio=120 prev_state=R ==> next_comm=m next_pid=10 next_prio=120
+EOF
+
 # A boot's window for twin/segment_costs.py: w sleeps after 10 us inside
 # the trace's window marks and after 20 us past the end mark, where
 # real-N/window_* (/proc/uptime, a quarter of a second ahead of the
@@ -195,6 +216,15 @@ checks() {
 	# woke a task, 565 us of CPU a pass, 1 preempted by its wakee.
 	check "mutex_bursts.py: a burst's pieces across a preemption joined" \
 		'echo "$mb" | grep -q "mutex.trace: 4 | 1 | 1, 2 | 565.0 | 1$"'
+	sw=$(python3 "$1/wake_switch.py" "$out/switch.trace" 2>&1)
+	echo "$sw" | sed 's/^/# /'
+	# Expect w -> m once, preempted 7 us after its flagged wake-up (the
+	# unflagged one before it and the interrupt's after it not counted),
+	# and w -> w once, asleep 10 us after, having woken x first.
+	check "wake_switch.py: the flagged wake-ups in a task's context, how the waker left" \
+		'echo "$sw" | grep -q "^  w -> m: 1 | 7, 7 | 1, 0 | 0$" &&
+		 echo "$sw" | grep -q "^  w -> w: 1 | 10, 10 | 0, 1 | 1$" &&
+		 [ "$(echo "$sw" | grep -c " -> ")" = 3 ]'
 	sc=$(python3 "$1/segment_costs.py" w "$out/real-1/trace" 2>&1)
 	echo "$sc" | sed 's/^/# /'
 	# Expect the one segment inside the marks, 10 us.
