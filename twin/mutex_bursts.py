@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from segment_costs import flags_re, switch_re  # noqa: E402
-from trace_names import marked_window  # noqa: E402
+from trace_names import window_matches  # noqa: E402
 
 PASS_US, SHORT_US, SHORT_PRE_US = 450, 100, 20
 woken_re = re.compile(r'comm=(\S+) pid=(\d+)')
@@ -34,15 +34,8 @@ def named(comm, tasks):
 
 
 def events(path, duration):
-    try:
-        lines = open(path).read().splitlines()
-    except OSError as e:
-        sys.exit("fairtest: mutex_bursts.py: %s: %s" % (path, e.strerror))
-    t0 = (marked_window(lines) or (0.0,))[0]
-    for line in lines:
-        m = flags_re.match(line)
-        if m and t0 <= float(m.group(5)) <= t0 + duration:
-            yield m.groups()
+    for m in window_matches(path, flags_re, 'mutex_bursts.py', duration):
+        yield m.groups()
 
 
 def bursts(path, tasks, duration):

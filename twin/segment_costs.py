@@ -28,7 +28,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_names import marked_window, quantile  # noqa: E402
+from trace_names import quantile, window_matches  # noqa: E402
 
 woken_re = re.compile(r' pid=(\d+)')
 flags_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): (sched_waking|sched_switch): (.*)')
@@ -36,27 +36,12 @@ woken_comm_re = re.compile(r'comm=(\S+)')
 switch_re = re.compile(r'prev_comm=(\S+) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(\S+) next_pid=(\d+)')
 
 
-def trace_lines(path):
-    """The trace's lines and its window (trace_names.marked_window())."""
-    try:
-        lines = open(path).read().splitlines()
-    except OSError as e:
-        sys.exit("fairtest: segment_costs.py: %s: %s" % (path, e.strerror))
-    return lines, marked_window(lines)
-
-
 def events(path):
     """(comm, pid, cpu, flags, ts, kind, rest) of each sched_waking and
-    sched_switch line of one trace inside its window, ts in seconds."""
-    lines, win = trace_lines(path)
-    for line in lines:
-        m = flags_re.match(line)
-        if not m:
-            continue
+    sched_switch line of one trace inside its marked window, ts in seconds."""
+    for m in window_matches(path, flags_re, 'segment_costs.py'):
         comm, pid, cpu, flags, ts, kind, rest = m.groups()
-        ts = float(ts)
-        if not win or win[0] <= ts <= win[1]:
-            yield comm, pid, cpu, flags, ts, kind, rest
+        yield comm, pid, cpu, flags, float(ts), kind, rest
 
 
 def segments(path, task):

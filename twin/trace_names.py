@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What the twin's trace scripts (bursts.py, tick_runs.py, maxima.py, ...)
-# share: which comm is a workload's task, which of hackbench's threads
-# receive and which send (and the --fds N that says), and a quantile by rank. A task
-# with several instances shows in a trace as name-N, so a comm is the task's
-# when it is the name or the name and a number; the quantile is the value
-# at int(n * f) of the values sorted (not fairsim's nearest rank, sim/stats.c:
+# share: the lines of a trace inside its marked window, which comm is a
+# workload's task, which of hackbench's threads receive and which send (and
+# the --fds N that says), and a quantile by rank. A task with several
+# instances shows in a trace as name-N, so a comm is the task's when it is
+# the name or the name and a number; the quantile is the value at
+# int(n * f) of the values sorted (not fairsim's nearest rank, sim/stats.c:
 # the scripts kept theirs, and their outputs stay as they were).
 
 import re
@@ -28,6 +29,25 @@ def marked_window(lines):
             elif line.rstrip().endswith('window_end'):
                 end = ts
     return None if start is None else (start, float('inf') if end is None else end)
+
+
+def window_matches(path, line_re, script, duration=None):
+    """The matches of line_re (its fifth group a line's timestamp) on the
+    lines of the trace at path inside its window: from its window_start
+    mark (0 in a trace without marks) for duration seconds, or, with no
+    duration, to its window_end mark. An unreadable trace exits with one
+    line naming script and path."""
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as e:
+        sys.exit("fairtest: %s: %s: %s" % (script, path, e.strerror))
+    win = marked_window(lines)
+    start = win[0] if win else 0.0
+    end = start + duration if duration is not None else (win[1] if win else float('inf'))
+    for line in lines:
+        m = line_re.match(line)
+        if m and start <= float(m.group(5)) <= end:
+            yield m
 
 
 def named(comm, name):

@@ -23,7 +23,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_names import marked_window  # noqa: E402
+from trace_names import window_matches  # noqa: E402
 
 line_re = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\S+)\s+([\d.]+): '
                      r'(sched_waking|sched_wakeup|sched_switch): (.*)')
@@ -39,16 +39,8 @@ def kind(comm):
 
 def wake_switches(path, duration):
     """{(waker, wakee): [(us to the switch, state, woke another first)]}"""
-    try:
-        lines = open(path).read().splitlines()
-    except OSError as e:
-        sys.exit("fairtest: wake_switch.py: %s: %s" % (path, e.strerror))
-    t0 = (marked_window(lines) or (0.0,))[0]
     asked, out = {}, collections.defaultdict(list)
-    for line in lines:
-        m = line_re.match(line)
-        if not m or not t0 <= float(m.group(5)) <= t0 + duration:
-            continue
+    for m in window_matches(path, line_re, 'wake_switch.py', duration):
         comm, pid, _, flags, ts, event, rest = m.groups()
         ts = float(ts)
         in_task = len(flags) > 2 and flags[2] == '.'
