@@ -23,6 +23,15 @@
 # change is measured against its base side by side, under the same load;
 # the rows of BASE say "base" after the checker column.
 #
+#
+# Samples move from run to run (on a shared 2-core VM the floor of one
+# run, whose fair.c work is the same with the checker on and off, came
+# out a fifth apart), so a second table counts instructions, which do not
+# move: each experiment's first COUNT_S simulated seconds (default 10; 0:
+# no count) under valgrind's callgrind, the floor there being the
+# instructions on lines of the tree's files (fair.c, pelt.c, lib/ and the
+# kernel headers inlined anywhere, as callgrind_annotate attributes them).
+#
 # usage: bench/sim.sh FAIRSIM [BASE]   (build/<tree>/fairsim, after make build)
 set -eu
 usage="usage: bench/sim.sh FAIRSIM [BASE]   (build/<tree>/fairsim, after make build)"
@@ -32,6 +41,10 @@ for sim in "$@"; do
 		{ echo "bench/sim.sh: no fairsim and k/fair_bridge.o at $sim: run make build, give build/<tree>/fairsim" >&2; exit 2; }
 done
 sims=$*
+count_s=${COUNT_S:-10}
+case $count_s in
+''|*[!0-9]*) echo "bench/sim.sh: COUNT_S=$count_s: give whole simulated seconds (0: no count)" >&2; exit 2 ;;
+esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -164,3 +177,51 @@ else
 			"(perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo ?): 2 or lower lets a user sample their own processes)"
 	fi
 fi
+
+# count SIM ARGS...: "ALL TREE" instructions of SIM's run under callgrind
+count() {
+	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/err" ||
+		{ echo "bench/sim.sh: callgrind of $*: $(tail -n 3 "$work/err")" >&2; exit 1; }
+	callgrind_annotate --inclusive=no --threshold=100 "$work/cg.out" 2>/dev/null |
+	awk '/PROGRAM TOTALS/ { gsub(",", "", $1); all = $1; next }
+	     /^ *[0-9,]+ \(/ && $0 ~ /\/kernel\/sched\/fair\.c:/ && !root {
+		     match($0, /\/[^ ]*\/kernel\/sched\/fair\.c:/); root = substr($0, RSTART, RLENGTH - 21) }
+	     /^ *[0-9,]+ \(/ { gsub(",", "", $1); n = $1; sub(/^ *[0-9]+ \( *[0-9.]+%\) +/, ""); line[NR] = $0; cnt[NR] = n }
+	     END { for (i in line) if (root != "" && index(line[i], root "/") == 1) t += cnt[i]
+		   printf "%.0f %.0f\n", all, t }'
+}
+[ "$count_s" -gt 0 ] || exit 0
+echo
+printf '%-22s %8s %14s %14s %7s\n' "counted (first $count_s s)" "checker" "instructions" "tree's" "ratio"
+for mode in on off; do
+	for side in 0 1; do
+		eval "call_$mode$side=0 ctree_$mode$side=0"
+	done
+done
+for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
+	for mode in on off; do
+		side=0
+		for sim in $sims; do
+			flag=; [ $mode = off ] && flag=--no-check
+			# shellcheck disable=SC2046,SC2086 # two numbers; flag is an option or nothing
+			set -- $(count "$sim" --cpus 8 --quiet --duration "$count_s" $flag \
+				"$top/fixtures/workloads/$w.json")
+			printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$1" "$2" \
+				"$(div "$1" "$2 + 0.000001")"
+			k=$mode$side
+			eval "call_$k=\$((call_$k + $1)) ctree_$k=\$((ctree_$k + $2))"
+			side=$((side + 1))
+		done
+	done
+done
+for mode in on off; do
+	side=0
+	for sim in $sims; do
+		k=$mode$side
+		eval "a=\$call_$k t=\$ctree_$k"
+		printf '%-22s %8s %14s %14s %6.2fx\n' "together" "$(label $mode $side)" "$a" "$t" \
+			"$(div "$a" "$t + 0.000001")"
+		side=$((side + 1))
+	done
+done
+echo "counted: instructions by valgrind --tool=callgrind; the tree's: on lines of files under the tree; ratio: all / the tree's"
