@@ -36,7 +36,7 @@ static void merged(struct sim_run *run, int d, enum which w, struct sim_samples 
 		if (run->tasks[i].def != d)
 			continue;
 		for (size_t j = 0; j < s->n; j++)
-			sim_samples_add(out, s->v[j]);
+			sim_samples_add(out, sim_sample(s, j));
 	}
 	sim_samples_sort(out);
 }
@@ -100,13 +100,13 @@ static void schbench_block(FILE *f, struct sim_run *run, const char *what, struc
 		ft_u64 v = sim_pct(s, pcts[p]);
 		size_t upto = below;
 
-		while (upto < s->n && s->v[upto] <= v)
+		while (upto < s->n && sim_sample(s, upto) <= v)
 			upto++;
 		fprintf(f, "\t%s%4.1fth: %-10llu (%zu samples)\n", pcts[p] == 99 ? "* " : "  ",
 			pcts[p], v / 1000, upto - below);
 		below = upto;
 	}
-	fprintf(f, "\t  min=%llu, max=%llu\n", s->v[0] / 1000, s->max / 1000);
+	fprintf(f, "\t  min=%llu, max=%llu\n", sim_sample(s, 0) / 1000, s->max / 1000);
 }
 
 /* cyclictest's rows and schbench's blocks, for one task definition */
@@ -302,7 +302,7 @@ static json_object *cdf(struct sim_samples *s)
 		json_object *pt = json_object_new_array();
 
 		json_object_array_add(pt, fixed(p));
-		json_object_array_add(pt, num(p ? sim_pct(s, p) : s->v[0]));
+		json_object_array_add(pt, num(p ? sim_pct(s, p) : sim_sample(s, 0)));
 		json_object_array_add(a, pt);
 	}
 	return a;
