@@ -89,75 +89,93 @@ for sim in $sims; do
 done
 printf '%-22s %8s %8s %7s %8s %8s %8s %7s %8s\n' "workload (8 CPUs)" "checker" "wall s" "x real" \
 	"cpu s" "floor s" "fair.c s" "ratio" "samples"
-rss=0 used=
-for mode in on off; do
-	for side in 0 1; do
-		eval "all_$mode$side=0 tree_$mode$side=0 fair_$mode$side=0 cpu_$mode$side=0 wall_$mode$side=0 n_$mode$side=0"
+# runs FUNC: "FUNC WORKLOAD CHECKER SIDE FAIRSIM FLAG" for each experiment,
+# checker on and off, each fairsim (SIDE 0 or 1, FLAG --no-check or none)
+runs() {
+	for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
+		for mode in on off; do
+			side=0
+			for sim in $sims; do
+				flag=; [ $mode = off ] && flag=--no-check
+				"$1" $w $mode $side "$sim" "$flag"
+				side=$((side + 1))
+			done
+		done
 	done
-done
-for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
+}
+# totals FUNC: "FUNC CHECKER SIDE" for each checker mode and fairsim
+totals() {
 	for mode in on off; do
 		side=0
 		for sim in $sims; do
-			flag=; [ $mode = off ] && flag=--no-check
-			rec=
-			[ -z "$event" ] || rec="perf record -q -e $event -F 999 -o $work/p.data --"
-			# shellcheck disable=SC2086 # rec is a command line or nothing
-			$rec /usr/bin/time -f '%e %U %S %M' -o "$work/t" "$sim" --cpus 8 --quiet $flag \
-				"$top/fixtures/workloads/$w.json" 2>"$work/err" ||
-				{ echo "bench/sim.sh: $w (checker $mode) failed: $(tail -n 3 "$work/err")" >&2; exit 1; }
-			read -r wall user sys kb <"$work/t"
-			[ "$kb" -gt "$rss" ] && rss=$kb
-			cpu=$(echo "$user + $sys" | bc)
-			if [ -n "$event" ]; then
-				# shellcheck disable=SC2046 # four numbers
-				set -- $(profile "$work/p.data" $side)
-				all=$1 tree=$2 fair=$3 n=$4
-				# what perf sampled in the end (it adds :u where it must)
-				used=$(perf report -i "$work/p.data" --header-only 2>/dev/null |
-				       sed -n 's/^# event : name = \([^,]*\),.*/\1/p' | head -n 1)
-				# where the rest goes: the largest symbols outside the tree's code
-				perf report -i "$work/p.data" --stdio -q --comm fairsim --sort sym -F period,sym 2>/dev/null |
-				awk -v all="$all" 'FILENAME == ARGV[1] { tree[$1] = 1; next }
-				     !($3 in tree) { printf "%s %.1f%%\n", $3, 100 * $1 / all }' "$work/tree$side.syms" - |
-				sort -k2 -rn | head -n 6 | tr '\n' ' ' >"$work/top-$w-$mode$side"
-			else
-				all=0 tree=0 fair=0 n=0
-			fi
-			if [ "$tree" -gt 0 ]; then
-				floor=$(printf '%.2f' "$(div "$cpu * $tree" "$all")")
-				fairs=$(printf '%.2f' "$(div "$cpu * $fair" "$all")")
-				ratio=$(printf '%.1fx' "$(div "$all" "$tree")")
-				shown=$n
-			else
-				floor=- fairs=- ratio=- shown=-
-			fi
-			printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %8s\n' "$w" "$(label $mode $side)" "$wall" \
-				"$(div 130 "$wall + 0.001")" "$cpu" "$floor" "$fairs" "$ratio" "$shown"
-			k=$mode$side
-			eval "all_$k=\$((all_$k + all)) tree_$k=\$((tree_$k + tree))"
-			eval "fair_$k=\$((fair_$k + fair)) cpu_$k=\$(echo \"\$cpu_$k + \$cpu\" | bc)"
-			eval "wall_$k=\$(echo \"\$wall_$k + \$wall\" | bc) n_$k=\$((n_$k + n))"
+			"$1" $mode $side
 			side=$((side + 1))
 		done
 	done
-done
-for mode in on off; do
-	side=0
-	for sim in $sims; do
-		k=$mode$side
-		eval "all=\$all_$k tree=\$tree_$k fair=\$fair_$k cpu=\$cpu_$k wall=\$wall_$k n=\$n_$k"
-		if [ "$tree" -gt 0 ]; then
-			printf '%-22s %8s %8.2f %6.0fx %8.2f %8.2f %8.2f %6.1fx %8s\n' "together (390 s)" "$(label $mode $side)" \
-				"$wall" "$(div 390 "$wall + 0.001")" "$cpu" "$(div "$cpu * $tree" "$all")" \
-				"$(div "$cpu * $fair" "$all")" "$(div "$all" "$tree")" "$n"
-		else
-			printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %8s\n' "together (390 s)" "$(label $mode $side)" \
-				"$wall" "$(div 390 "$wall + 0.001")" "$cpu" - - - -
-		fi
-		side=$((side + 1))
-	done
-done
+}
+# zero NAME...: NAME_on0, NAME_on1, NAME_off0 and NAME_off1 set to 0
+zero() { for v in "$@"; do for k in on0 on1 off0 off1; do eval "${v}_$k=0"; done; done; }
+
+rss=0 used=
+zero all tree fair cpu wall n
+# sampled W MODE SIDE SIM FLAG: one perf row, added to its totals
+sampled() {
+	w=$1 mode=$2 side=$3 sim=$4 flag=$5
+	rec=
+	[ -z "$event" ] || rec="perf record -q -e $event -F 999 -o $work/p.data --"
+	# shellcheck disable=SC2086 # rec is a command line or nothing
+	$rec /usr/bin/time -f '%e %U %S %M' -o "$work/t" "$sim" --cpus 8 --quiet $flag \
+		"$top/fixtures/workloads/$w.json" 2>"$work/err" ||
+		{ echo "bench/sim.sh: $w (checker $mode) failed: $(tail -n 3 "$work/err")" >&2; exit 1; }
+	read -r wall user sys kb <"$work/t"
+	[ "$kb" -gt "$rss" ] && rss=$kb
+	cpu=$(echo "$user + $sys" | bc)
+	if [ -n "$event" ]; then
+		# shellcheck disable=SC2046 # four numbers
+		set -- $(profile "$work/p.data" $side)
+		all=$1 tree=$2 fair=$3 n=$4
+		# what perf sampled in the end (it adds :u where it must)
+		used=$(perf report -i "$work/p.data" --header-only 2>/dev/null |
+		       sed -n 's/^# event : name = \([^,]*\),.*/\1/p' | head -n 1)
+		# where the rest goes: the largest symbols outside the tree's code
+		perf report -i "$work/p.data" --stdio -q --comm fairsim --sort sym -F period,sym 2>/dev/null |
+		awk -v all="$all" 'FILENAME == ARGV[1] { tree[$1] = 1; next }
+		     !($3 in tree) { printf "%s %.1f%%\n", $3, 100 * $1 / all }' "$work/tree$side.syms" - |
+		sort -k2 -rn | head -n 6 | tr '\n' ' ' >"$work/top-$w-$mode$side"
+	else
+		all=0 tree=0 fair=0 n=0
+	fi
+	if [ "$tree" -gt 0 ]; then
+		floor=$(printf '%.2f' "$(div "$cpu * $tree" "$all")")
+		fairs=$(printf '%.2f' "$(div "$cpu * $fair" "$all")")
+		ratio=$(printf '%.1fx' "$(div "$all" "$tree")")
+		shown=$n
+	else
+		floor=- fairs=- ratio=- shown=-
+	fi
+	printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %8s\n' "$w" "$(label $mode $side)" "$wall" \
+		"$(div 130 "$wall + 0.001")" "$cpu" "$floor" "$fairs" "$ratio" "$shown"
+	k=$mode$side
+	eval "all_$k=\$((all_$k + all)) tree_$k=\$((tree_$k + tree))"
+	eval "fair_$k=\$((fair_$k + fair)) cpu_$k=\$(echo \"\$cpu_$k + \$cpu\" | bc)"
+	eval "wall_$k=\$(echo \"\$wall_$k + \$wall\" | bc) n_$k=\$((n_$k + n))"
+}
+runs sampled
+# sampled_total MODE SIDE: the row of the three together
+sampled_total() {
+	mode=$1 side=$2
+	k=$mode$side
+	eval "all=\$all_$k tree=\$tree_$k fair=\$fair_$k cpu=\$cpu_$k wall=\$wall_$k n=\$n_$k"
+	if [ "$tree" -gt 0 ]; then
+		printf '%-22s %8s %8.2f %6.0fx %8.2f %8.2f %8.2f %6.1fx %8s\n' "together (390 s)" "$(label $mode $side)" \
+			"$wall" "$(div 390 "$wall + 0.001")" "$cpu" "$(div "$cpu * $tree" "$all")" \
+			"$(div "$cpu * $fair" "$all")" "$(div "$all" "$tree")" "$n"
+	else
+		printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %8s\n' "together (390 s)" "$(label $mode $side)" \
+			"$wall" "$(div 390 "$wall + 0.001")" "$cpu" - - - -
+	fi
+}
+totals sampled_total
 printf 'largest resident set: %d MB\n' $((rss / 1024))
 for mode in on off; do
 	for side in 0 1; do
@@ -193,35 +211,25 @@ count() {
 [ "$count_s" -gt 0 ] || exit 0
 echo
 printf '%-22s %8s %14s %14s %7s\n' "counted (first $count_s s)" "checker" "instructions" "tree's" "ratio"
-for mode in on off; do
-	for side in 0 1; do
-		eval "call_$mode$side=0 ctree_$mode$side=0"
-	done
-done
-for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
-	for mode in on off; do
-		side=0
-		for sim in $sims; do
-			flag=; [ $mode = off ] && flag=--no-check
-			# shellcheck disable=SC2046,SC2086 # two numbers; flag is an option or nothing
-			set -- $(count "$sim" --cpus 8 --quiet --duration "$count_s" $flag \
-				"$top/fixtures/workloads/$w.json")
-			printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$1" "$2" \
-				"$(div "$1" "$2 + 0.000001")"
-			k=$mode$side
-			eval "call_$k=\$((call_$k + $1)) ctree_$k=\$((ctree_$k + $2))"
-			side=$((side + 1))
-		done
-	done
-done
-for mode in on off; do
-	side=0
-	for sim in $sims; do
-		k=$mode$side
-		eval "a=\$call_$k t=\$ctree_$k"
-		printf '%-22s %8s %14s %14s %6.2fx\n' "together" "$(label $mode $side)" "$a" "$t" \
-			"$(div "$a" "$t + 0.000001")"
-		side=$((side + 1))
-	done
-done
+zero call ctree
+# counted W MODE SIDE SIM FLAG: one callgrind row, added to its totals
+counted() {
+	w=$1 mode=$2 side=$3 sim=$4 flag=$5
+	# shellcheck disable=SC2046,SC2086 # two numbers; flag is an option or nothing
+	set -- $(count "$sim" --cpus 8 --quiet --duration "$count_s" $flag \
+		"$top/fixtures/workloads/$w.json")
+	printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$1" "$2" \
+		"$(div "$1" "$2 + 0.000001")"
+	k=$mode$side
+	eval "call_$k=\$((call_$k + $1)) ctree_$k=\$((ctree_$k + $2))"
+}
+runs counted
+# counted_total MODE SIDE: the row of the three together
+counted_total() {
+	k=$1$2
+	eval "a=\$call_$k t=\$ctree_$k"
+	printf '%-22s %8s %14s %14s %6.2fx\n' "together" "$(label "$1" "$2")" "$a" "$t" \
+		"$(div "$a" "$t + 0.000001")"
+}
+totals counted_total
 echo "counted: instructions by valgrind --tool=callgrind; the tree's: on lines of files under the tree; ratio: all / the tree's"
