@@ -320,10 +320,11 @@ static noinline void others_audit(void)
 
 /*
  * The earliest tick, timer, IPI, idle exit and hrtimer. All but the
- * hrtimers (whose expiry fair.c may forward in place) are kept as one
- * until a write to what they are found from (ft_events_changed()): a
- * budget's step, most of the loop's events, changes none of them.
- * FAIRTEST_CHECKER=full finds them again at every look and compares.
+ * hrtimers are kept as one until a write to what they are found from
+ * (ft_events_changed()): a budget's step, most of the loop's events,
+ * changes none of them. The hrtimers' earliest is kept by their seam
+ * (seams/hrtimer.c). FAIRTEST_CHECKER=full finds the others again at
+ * every look and compares.
  */
 static inline u64 others_next(void)
 {
