@@ -34,7 +34,9 @@ int ft_hrtimers_queued;	/* seam.h: the loop reads it before asking */
  * queued (at their init, in their own callback, before
  * hrtimer_start_expires()); the rest of the shim only starts timers.
  * One moved in place by the inlines of <linux/hrtimer.h> while queued, a
- * bug in the kernel too, would leave the kept expiry stale.
+ * bug in the kernel too, would leave the kept expiry stale:
+ * FAIRTEST_CHECKER=full finds it by a scan at the loop's looks and
+ * faults on a difference (ft_hrtimer_audit()).
  */
 static u64 next_expiry;
 static bool next_known;
@@ -235,6 +237,24 @@ u64 ft_hrtimer_next(void)
 		next_known = true;
 	}
 	return next_expiry;
+}
+
+/* FAIRTEST_CHECKER=full, at the loop's looks: the kept earliest expiry is right. */
+void ft_hrtimer_audit(void)
+{
+	u64 found;
+	int i;
+
+	if (!next_known)
+		return;
+	found = next_find();
+	if (found == next_expiry)
+		return;
+	for (i = 0; i < ft_hrtimers_queued - 1 && expiry_of(i) != found; i++)
+		;
+	ft_fault_here("incremental checker", NULL,
+		      "hrtimers: earliest expiry kept as %llu, found %llu (a timer of CPU %d, of %d queued)",
+		      next_expiry, found, found == U64_MAX ? -1 : queued[i].cpu, ft_hrtimers_queued);
 }
 
 /*
