@@ -308,6 +308,7 @@ static u64 others_find(void)
 	return min3(tick_next(), ft_next_ipi(), next_wake());
 }
 
+/* FAIRTEST_CHECKER=full: the kept earliest events, and the hrtimers' */
 static noinline void others_audit(void)
 {
 	u64 found = others_find();
@@ -316,14 +317,16 @@ static noinline void others_audit(void)
 		ft_fault_here("incremental checker", NULL,
 			      "loop: earliest tick, timer, IPI or idle exit kept as %llu, found %llu",
 			      ft_m.others_next, found);
+	ft_hrtimer_audit();
 }
 
 /*
  * The earliest tick, timer, IPI, idle exit and hrtimer. All but the
- * hrtimers (whose expiry fair.c may forward in place) are kept as one
- * until a write to what they are found from (ft_events_changed()): a
- * budget's step, most of the loop's events, changes none of them.
- * FAIRTEST_CHECKER=full finds them again at every look and compares.
+ * hrtimers are kept as one until a write to what they are found from
+ * (ft_events_changed()): a budget's step, most of the loop's events,
+ * changes none of them. The hrtimers' earliest is kept by their seam
+ * (seams/hrtimer.c). FAIRTEST_CHECKER=full finds both again at every
+ * look that keeps the others, and compares.
  */
 static inline u64 others_next(void)
 {

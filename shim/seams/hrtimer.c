@@ -3,9 +3,10 @@
  * Seams owned by kernel/time/hrtimer.c: high-resolution timers on the
  * virtual clock. A started timer goes into one small table, with the CPU
  * it fires on (the CPU that started it, or the one hrtick_start() names);
- * the driver's event loop asks for the earliest expiry and fires what is
- * due (ft_hrtimer_run), in expiry order, on its CPU with interrupts off,
- * restarting those whose function says so, as the hrtimer interrupt does.
+ * the driver's event loop asks for the earliest expiry (kept, below) and
+ * fires what is due (ft_hrtimer_run), in expiry order, on its CPU with
+ * interrupts off, restarting those whose function says so, as the hrtimer
+ * interrupt does.
  * Every base reads as high resolution (hres_active), so hrtick is on
  * where the HRTICK feature is. Time is CLOCK_MONOTONIC = the virtual ns.
  */
@@ -21,6 +22,45 @@ static struct {
 	int cpu;
 } queued[FT_HRTIMERS];
 int ft_hrtimers_queued;	/* seam.h: the loop reads it before asking */
+
+/*
+ * The earliest expiry of a queued timer, asked at every step of the loop,
+ * is kept while next_known: a timer queued earlier lowers it; one that
+ * leaves it (dequeued, restarted or forwarded while queued, from the kept
+ * expiry) has it found again by a scan at the next look, and so does a
+ * run of the timers due, whose last scan finds it anyway. Nothing else
+ * writes a queued timer's expiry but hrtimer_forward() here: fair.c (6.12
+ * and 7.3) sets and forwards only its bandwidth timers' while they are not
+ * queued (at their init, in their own callback, before
+ * hrtimer_start_expires()); the rest of the shim only starts timers.
+ * One moved in place by the inlines of <linux/hrtimer.h> while queued, a
+ * bug in the kernel too, would leave the kept expiry stale:
+ * FAIRTEST_CHECKER=full finds it by a scan at the loop's looks and
+ * faults on a difference (ft_hrtimer_audit()).
+ */
+static u64 next_expiry;
+static bool next_known;
+
+static u64 expiry_of(int i)
+{
+	return (u64)hrtimer_get_expires(queued[i].timer);
+}
+
+static u64 next_find(void)
+{
+	u64 next = U64_MAX;
+
+	for (int i = 0; i < ft_hrtimers_queued; i++)
+		next = min(next, expiry_of(i));
+	return next;
+}
+
+/* queued timer @i's expiry is about to change or go */
+static void next_leaves(int i)
+{
+	if (expiry_of(i) == next_expiry)
+		next_known = false;
+}
 
 static struct hrtimer_cpu_base ft_hrtimer_cpu_base = {
 #ifdef FT_HRTIMER_HRES_ACTIVE
@@ -75,6 +115,7 @@ static void set_queued(struct hrtimer *timer, bool on)
 
 static void dequeue(int i)
 {
+	next_leaves(i);
 	set_queued(queued[i].timer, false);
 	queued[i] = queued[--ft_hrtimers_queued];
 }
@@ -109,11 +150,14 @@ void ft_hrtimer_start_on(struct hrtimer *timer, ktime_t expires, int cpu)
 			ft_fault_here("too many hrtimers", __builtin_return_address(0),
 				      "%d queued", ft_hrtimers_queued);
 		i = ft_hrtimers_queued++;
+	} else {
+		next_leaves(i);
 	}
 	hrtimer_set_expires(timer, expires);
 	queued[i].timer = timer;
 	queued[i].cpu = cpu;
 	set_queued(timer, true);
+	next_expiry = min(next_expiry, (u64)expires);
 }
 
 void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim, u64 range_ns,
@@ -174,6 +218,12 @@ u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
 	interval = max_t(ktime_t, interval, 1);
 	/* due exactly at @now is one step late: the new expiry must pass now */
 	steps = ktime_divns(late, interval) + 1;
+	/*
+	 * A queued one: kernel/time/hrtimer.c warns and keeps its expiry (both
+	 * trees); the seam moves it, and the kept earliest follows.
+	 */
+	if (hrtimer_is_queued(timer))
+		next_known = false;
 	/* both expiries move together, as the timer keeps a soft and a hard one */
 	hrtimer_add_expires_ns(timer, steps * interval);
 	return steps;
@@ -182,11 +232,29 @@ u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
 /* The earliest expiry of a queued timer, U64_MAX if none. */
 u64 ft_hrtimer_next(void)
 {
-	u64 next = U64_MAX;
+	if (!next_known) {
+		next_expiry = next_find();
+		next_known = true;
+	}
+	return next_expiry;
+}
 
-	for (int i = 0; i < ft_hrtimers_queued; i++)
-		next = min_t(u64, next, (u64)hrtimer_get_expires(queued[i].timer));
-	return next;
+/* FAIRTEST_CHECKER=full, at the loop's looks: the kept earliest expiry is right. */
+void ft_hrtimer_audit(void)
+{
+	u64 found;
+	int i;
+
+	if (!next_known)
+		return;
+	found = next_find();
+	if (found == next_expiry)
+		return;
+	for (i = 0; i < ft_hrtimers_queued - 1 && expiry_of(i) != found; i++)
+		;
+	ft_fault_here("incremental checker", NULL,
+		      "hrtimers: earliest expiry kept as %llu, found %llu (a timer of CPU %d, of %d queued)",
+		      next_expiry, found, found == U64_MAX ? -1 : queued[i].cpu, ft_hrtimers_queued);
 }
 
 /*
@@ -202,14 +270,19 @@ u64 ft_hrtimer_run(u64 now)
 		struct hrtimer *timer;
 		enum hrtimer_restart (*fn)(struct hrtimer *);
 		int best = -1, cpu;
+		u64 next = U64_MAX;
 
-		for (int i = 0; i < ft_hrtimers_queued; i++)
-			if ((u64)hrtimer_get_expires(queued[i].timer) <= now &&
-			    (best < 0 || hrtimer_get_expires(queued[i].timer) <
-					 hrtimer_get_expires(queued[best].timer)))
+		for (int i = 0; i < ft_hrtimers_queued; i++) {
+			if (expiry_of(i) <= now && (best < 0 || expiry_of(i) < expiry_of(best)))
 				best = i;
-		if (best < 0)
+			next = min(next, expiry_of(i));
+		}
+		if (best < 0) {
+			/* none due: the scan found the earliest, after @now */
+			next_expiry = next;
+			next_known = true;
 			return cpus;
+		}
 		timer = queued[best].timer;
 		cpu = queued[best].cpu;
 		dequeue(best);

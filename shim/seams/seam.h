@@ -52,6 +52,7 @@ struct hrtimer;
 u64 ft_clock_now(void);
 void ft_hrtimer_start_on(struct hrtimer *timer, s64 expires, int cpu);
 u64 ft_hrtimer_next(void);
+void ft_hrtimer_audit(void);	/* FAIRTEST_CHECKER=full: faults if it is wrong */
 extern int ft_hrtimers_queued;	/* 0: ft_hrtimer_next() is U64_MAX */
 u64 ft_hrtimer_run(u64 now);
 void ft_hrtimer_reset(void);
