@@ -196,17 +196,23 @@ else
 	fi
 fi
 
-# count SIM ARGS...: "ALL TREE" instructions of SIM's run under callgrind
+# count SIM ARGS...: c_all and c_tree, the instructions of SIM's run under
+# callgrind, all and on lines under the tree (found from fair.c's path;
+# kbuild's trees hold no space)
 count() {
 	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/err" ||
 		{ echo "bench/sim.sh: callgrind of $*: $(tail -n 3 "$work/err")" >&2; exit 1; }
-	callgrind_annotate --inclusive=no --threshold=100 "$work/cg.out" 2>/dev/null |
+	callgrind_annotate --auto=no --inclusive=no --threshold=100 "$work/cg.out" >"$work/cg.txt" 2>"$work/err" ||
+		{ echo "bench/sim.sh: callgrind_annotate: $(tail -n 1 "$work/err")" >&2; exit 1; }
 	awk '/PROGRAM TOTALS/ { gsub(",", "", $1); all = $1; next }
 	     /^ *[0-9,]+ \(/ && $0 ~ /\/kernel\/sched\/fair\.c:/ && !root {
 		     match($0, /\/[^ ]*\/kernel\/sched\/fair\.c:/); root = substr($0, RSTART, RLENGTH - 21) }
 	     /^ *[0-9,]+ \(/ { gsub(",", "", $1); n = $1; sub(/^ *[0-9]+ \( *[0-9.]+%\) +/, ""); line[NR] = $0; cnt[NR] = n }
 	     END { for (i in line) if (root != "" && index(line[i], root "/") == 1) t += cnt[i]
-		   printf "%.0f %.0f\n", all, t }'
+		   printf "%.0f %.0f\n", all, t }' "$work/cg.txt" >"$work/count"
+	read -r c_all c_tree <"$work/count"
+	[ "$c_tree" -gt 0 ] ||
+		{ echo "bench/sim.sh: $1: no instruction on a line of the tree's kernel/sched/fair.c (built without -g?): run make build" >&2; exit 1; }
 }
 [ "$count_s" -gt 0 ] || exit 0
 echo
@@ -215,21 +221,21 @@ zero call ctree
 # counted W MODE SIDE SIM FLAG: one callgrind row, added to its totals
 counted() {
 	w=$1 mode=$2 side=$3 sim=$4 flag=$5
-	# shellcheck disable=SC2046,SC2086 # two numbers; flag is an option or nothing
-	set -- $(count "$sim" --cpus 8 --quiet --duration "$count_s" $flag \
-		"$top/fixtures/workloads/$w.json")
-	printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$1" "$2" \
-		"$(div "$1" "$2 + 0.000001")"
+	# shellcheck disable=SC2086 # flag is an option or nothing
+	count "$sim" --cpus 8 --quiet --duration "$count_s" $flag "$top/fixtures/workloads/$w.json"
+	printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$c_all" "$c_tree" \
+		"$(div "$c_all" "$c_tree")"
 	k=$mode$side
-	eval "call_$k=\$((call_$k + $1)) ctree_$k=\$((ctree_$k + $2))"
+	eval "call_$k=\$((call_$k + c_all)) ctree_$k=\$((ctree_$k + c_tree))"
 }
 runs counted
 # counted_total MODE SIDE: the row of the three together
 counted_total() {
 	k=$1$2
 	eval "a=\$call_$k t=\$ctree_$k"
+	# shellcheck disable=SC2154 # a and t: set by the eval
 	printf '%-22s %8s %14s %14s %6.2fx\n' "together" "$(label "$1" "$2")" "$a" "$t" \
-		"$(div "$a" "$t + 0.000001")"
+		"$(div "$a" "$t")"
 }
 totals counted_total
 echo "counted: instructions by valgrind --tool=callgrind; the tree's: on lines of files under the tree; ratio: all / the tree's"

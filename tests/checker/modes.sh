@@ -133,8 +133,8 @@ for patch in "$top"/fixtures/mutants/checker-audit/*.patch; do
 	suites=$(sed -n 's/^Suites: \([^(]*\).*/\1/p' "$patch")
 	suites=${suites:-$audit_suites}
 	for mode in incremental full; do
-		# shellcheck disable=SC2086 # a list of globs
-		FAIRTEST_CHECKER=$mode "$dir/obj/fairtest" $suites >"$dir/$mode" 2>&1
+		# shellcheck disable=SC2086 # a list of fairtest's globs, not the shell's
+		(set -f; FAIRTEST_CHECKER=$mode "$dir/obj/fairtest" $suites >"$dir/$mode" 2>&1)
 	done
 	inc=$(sed -n 's/^fairtest: //p' "$dir/incremental") full=$(sed -n 's/^fairtest: //p' "$dir/full")
 	if ! grep -q '^fairtest: .* 0 failed' "$dir/incremental" || grep -q 'incremental checker: ' "$dir/incremental"; then
