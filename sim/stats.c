@@ -17,9 +17,9 @@ static void *grown(void *p, size_t n, size_t size)
 }
 
 /*
- * 32 bits a sample while all fit: a hackbench run of 130 s keeps about
- * 20 million, and their memory, written once and sorted once, cost more
- * of the run than any one part of the engine.
+ * 32 bits a sample while all fit: a 130 s hackbench run keeps about 20
+ * million, each written once and sorted once, and half the memory is half
+ * the pages to fault in and to sort through.
  */
 static void widen(struct sim_samples *s)
 {

@@ -219,8 +219,9 @@ u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
 	/* due exactly at @now is one step late: the new expiry must pass now */
 	steps = ktime_divns(late, interval) + 1;
 	/*
-	 * A queued one: kernel/time/hrtimer.c warns and keeps its expiry (both
-	 * trees); the seam moves it, and the kept earliest follows.
+	 * A queued one: the source of kernel/time/hrtimer.c (6.12, 7.3) warns
+	 * and keeps its expiry, which no boot here has shown; the seam moves
+	 * it, and the kept earliest follows.
 	 */
 	if (hrtimer_is_queued(timer))
 		next_known = false;
