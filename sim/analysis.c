@@ -234,7 +234,6 @@ void sim_an_end(struct sim_an *a, ft_u64 end)
 			t->run_ns += end - t->on_since;
 		t->on_cpu = false;
 	}
-	sim_samples_sort(&a->idle_wake);
 	*total = (struct ft_idle_stats){};
 	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
 		if (a->curr[cpu] > 0 && !a->task_of(a->ctx, a->curr[cpu]) && end > a->cpu_since[cpu])

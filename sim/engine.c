@@ -1147,13 +1147,9 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 				 run->idle[cpu].longest_ns, st.count[0], st.count[1], st.count[2],
 				 st.longest_ns);
 	}
-	for (int i = 0; i < run->nr_tasks; i++) {
+	for (int i = 0; i < run->nr_tasks; i++)
 		if (!run->tasks[i].done)
 			run->tasks[i].exec_ns = ft_task_exec_ns(run->tasks[i].id);
-		sim_samples_sort(&run->tasks[i].wake_lat);
-		sim_samples_sort(&run->tasks[i].wait);
-		sim_samples_sort(&run->tasks[i].resp);
-	}
 	if (ft_fault_count()) {
 		const struct ft_fault *f = ft_fault_get(0);
 

@@ -184,6 +184,10 @@ static inline ft_u64 sim_sample(const struct sim_samples *s, size_t i)
 	return s->v ? s->v[i] : s->w[i];
 }
 void sim_samples_add(struct sim_samples *s, ft_u64 ns);
+/*
+ * Sorted by report.c where it reads percentiles, not at the run's end: a
+ * --quiet run without --json sorts nothing; sorting again costs a look.
+ */
 void sim_samples_sort(struct sim_samples *s);
 ft_u64 sim_pct(const struct sim_samples *s, double pct);	/* sorted */
 void sim_samples_free(struct sim_samples *s);
