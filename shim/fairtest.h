@@ -505,6 +505,12 @@ void ft_set_observer(ft_observer_fn fn, void *ctx);
  * two sides can be set field by field. Off by default.
  */
 void ft_set_observe_probes(bool on);
+/*
+ * Observe FT_OBS_WAKING (on by default): the wake-up that follows shows
+ * all a sched_waking changes, so an observer writing no trace can go
+ * without it, and the call at every wake-up.
+ */
+void ft_set_observe_waking(bool on);
 
 /* ---- user-side services the kernel side calls (shim/host.c) ---- */
 void *ft_host_zalloc(unsigned long size);

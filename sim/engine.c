@@ -1106,6 +1106,8 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	 * preemption check, as the twin's guest probes read it (docs/twin.md) */
 	probes = getenv("FAIRSIM_PROBES");
 	ft_set_observe_probes(run->trace && probes && *probes && strcmp(probes, "0"));
+	/* the analysis skips sched_waking: only the trace writes it */
+	ft_set_observe_waking(run->trace != NULL);
 	probes = getenv("FAIRSIM_FUTEX");
 	run->futex_trace = run->trace && probes && *probes && strcmp(probes, "0");
 	for (int d = 0; d < w->nr_defs; d++) {
@@ -1159,6 +1161,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	ft_set_behaviour(NULL, NULL);
 	ft_set_observer(NULL, NULL);
 	ft_set_observe_probes(false);
+	ft_set_observe_waking(true);
 	return run->error[0] ? -1 : 0;
 }
 

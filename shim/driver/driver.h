@@ -283,6 +283,7 @@ void ft_behave(int id);
 void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *next,
 		       bool preempt);
 void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p);
+void ft_observe_waking(struct task_struct *p);	/* unless ft_set_observe_waking(false) */
 void ft_observe_wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
 void ft_observe_tick(struct rq *rq, struct task_struct *c, int queued);
 void ft_observe_hrtick_start(struct rq *rq, u64 delay, bool deferred);
