@@ -950,19 +950,26 @@ static void behave_steps(struct sim_run *run, int id)
 	}
 }
 
-/* The observer: a switch away from a planning task ends its plan first. */
+/*
+ * The observer: a switch away from a planning task ends its plan first.
+ * Its tasks are looked up once, for the plans, the analysis and the
+ * wake-up cost.
+ */
 static void observe(const struct ft_obs *o, void *ctx)
 {
 	struct sim_run *run = ctx;
-	struct sim_task *t;
+	struct sim_task *t = o->pid > 0 ? sim_task_of(run, o->pid) : NULL, *prev = NULL;
 
-	if (o->kind == FT_OBS_SWITCH)
+	if (o->kind == FT_OBS_SWITCH) {
 		run->switches++;
-	if (o->kind == FT_OBS_SWITCH && run->nr_planners && o->prev_pid > 0 &&
-	    (t = sim_task_of(run, o->prev_pid)) && t->plan_n)
-		sim_plan_end(run, t);
-	sim_observe(o, ctx);
-	if (o->kind == FT_OBS_SWITCH && o->pid > 0 && (t = sim_task_of(run, o->pid)))
+		prev = o->prev_pid > 0 ? sim_task_of(run, o->prev_pid) : NULL;
+		if (run->nr_planners && prev && prev->plan_n)
+			sim_plan_end(run, prev);
+	}
+	if (run->trace)
+		sim_trace(run, o);
+	sim_an_seen(&run->an, o, t, prev);
+	if (o->kind == FT_OBS_SWITCH && t)
 		woken_in(run, t);
 }
 
