@@ -1089,6 +1089,9 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	sim_an_init(&run->an, o->cpus, true, an_task_of, run);
 	run->an.tasks = run->tasks;
 	ft_set_invariant_checking(!o->no_check);
+	/* its counts are only compared with the analysis's, by the checker */
+	if (o->no_check)
+		ft_idle_detector_off();
 	ft_init_granularity();	/* the base slice a machine of this size boots with */
 	ft_set_idle_exit(o->idle_exit_ns);
 	ft_set_wake_preempt(o->wake_preempt_ns);

@@ -77,6 +77,7 @@ struct ft_machine {
 	u64 hrtick_pending[NR_CPUS];	/* its delay, 0 = none */
 	struct ft_idle_detector idle_det;
 	bool idle_clean;		/* no change since idle.c last looked (below) */
+	bool idle_det_off;		/* ft_idle_detector_off() since boot */
 	bool quiet;			/* no change since the last preemption point */
 	bool in_timer;			/* a sleep timer's handler wakes its task (loop.c) */
 	int preempt_model;		/* FT_PREEMPT_*: the tree's config's (preempt.c) */
