@@ -179,6 +179,12 @@ struct ft_idle_stats {
 	ft_u64 longest_ns;	/* longest such interval, any length */
 };
 int ft_unreasonable_idle(int cpu, struct ft_idle_stats *out);
+/*
+ * The detector looks at the machine at every clock step after a change:
+ * a caller that will not ask turns it off until the next ft_boot(), and
+ * ft_unreasonable_idle() then fails (-ENODATA).
+ */
+void ft_idle_detector_off(void);
 
 /* Affinity: bit i of @mask allows CPU i; moves a task off a disallowed CPU. */
 int ft_task_set_affinity(int id, ft_u64 mask);
@@ -505,6 +511,12 @@ void ft_set_observer(ft_observer_fn fn, void *ctx);
  * two sides can be set field by field. Off by default.
  */
 void ft_set_observe_probes(bool on);
+/*
+ * Observe FT_OBS_WAKING (on by default): the wake-up that follows shows
+ * all a sched_waking changes, so an observer writing no trace can go
+ * without it, and the call at every wake-up.
+ */
+void ft_set_observe_waking(bool on);
 
 /* ---- user-side services the kernel side calls (shim/host.c) ---- */
 void *ft_host_zalloc(unsigned long size);

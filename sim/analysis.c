@@ -154,17 +154,15 @@ static void left(struct sim_an *a, struct sim_task *prev, const struct ft_obs *o
 	}
 }
 
-void sim_an_event(struct sim_an *a, const struct ft_obs *o)
+void sim_an_seen(struct sim_an *a, const struct ft_obs *o, struct sim_task *t,
+		 struct sim_task *prev)
 {
-	struct sim_task *t, *prev;
-
 	/*
 	 * Changes nothing counted: an instant's idle accounting, which it would
 	 * otherwise start, comes with the next event, from the same state.
 	 */
 	if (o->kind == FT_OBS_WAKING || o->kind == FT_OBS_PROBE)
 		return;
-	t = o->pid ? a->task_of(a->ctx, o->pid) : NULL;
 	if (o->now != a->last) {
 		account_idle(a);
 		a->last = o->now;
@@ -172,7 +170,6 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 	a->dirty = true;
 	switch (o->kind) {
 	case FT_OBS_SWITCH:
-		prev = o->prev_pid ? a->task_of(a->ctx, o->prev_pid) : NULL;
 		if (prev)
 			left(a, prev, o);
 		if (t)
@@ -221,6 +218,15 @@ void sim_an_event(struct sim_an *a, const struct ft_obs *o)
 	}
 }
 
+void sim_an_event(struct sim_an *a, const struct ft_obs *o)
+{
+	if (o->kind == FT_OBS_WAKING || o->kind == FT_OBS_PROBE)
+		return;	/* as sim_an_seen(), before a look-up */
+	sim_an_seen(a, o, o->pid ? a->task_of(a->ctx, o->pid) : NULL,
+		    o->kind == FT_OBS_SWITCH && o->prev_pid ?
+		    a->task_of(a->ctx, o->prev_pid) : NULL);
+}
+
 /* The run ends at @end: the running tasks' last stretch, the open intervals. */
 void sim_an_end(struct sim_an *a, ft_u64 end)
 {
@@ -234,7 +240,6 @@ void sim_an_end(struct sim_an *a, ft_u64 end)
 			t->run_ns += end - t->on_since;
 		t->on_cpu = false;
 	}
-	sim_samples_sort(&a->idle_wake);
 	*total = (struct ft_idle_stats){};
 	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
 		if (a->curr[cpu] > 0 && !a->task_of(a->ctx, a->curr[cpu]) && end > a->cpu_since[cpu])

@@ -950,19 +950,26 @@ static void behave_steps(struct sim_run *run, int id)
 	}
 }
 
-/* The observer: a switch away from a planning task ends its plan first. */
+/*
+ * The observer: a switch away from a planning task ends its plan first.
+ * Its tasks are looked up once, for the plans, the analysis and the
+ * wake-up cost.
+ */
 static void observe(const struct ft_obs *o, void *ctx)
 {
 	struct sim_run *run = ctx;
-	struct sim_task *t;
+	struct sim_task *t = o->pid > 0 ? sim_task_of(run, o->pid) : NULL, *prev = NULL;
 
-	if (o->kind == FT_OBS_SWITCH)
+	if (o->kind == FT_OBS_SWITCH) {
 		run->switches++;
-	if (o->kind == FT_OBS_SWITCH && run->nr_planners && o->prev_pid > 0 &&
-	    (t = sim_task_of(run, o->prev_pid)) && t->plan_n)
-		sim_plan_end(run, t);
-	sim_observe(o, ctx);
-	if (o->kind == FT_OBS_SWITCH && o->pid > 0 && (t = sim_task_of(run, o->pid)))
+		prev = o->prev_pid > 0 ? sim_task_of(run, o->prev_pid) : NULL;
+		if (run->nr_planners && prev && prev->plan_n)
+			sim_plan_end(run, prev);
+	}
+	if (run->trace)
+		sim_trace(run, o);
+	sim_an_seen(&run->an, o, t, prev);
+	if (o->kind == FT_OBS_SWITCH && t)
 		woken_in(run, t);
 }
 
@@ -1082,6 +1089,9 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	sim_an_init(&run->an, o->cpus, true, an_task_of, run);
 	run->an.tasks = run->tasks;
 	ft_set_invariant_checking(!o->no_check);
+	/* its counts are only compared with the analysis's, by the checker */
+	if (o->no_check)
+		ft_idle_detector_off();
 	ft_init_granularity();	/* the base slice a machine of this size boots with */
 	ft_set_idle_exit(o->idle_exit_ns);
 	ft_set_wake_preempt(o->wake_preempt_ns);
@@ -1106,6 +1116,8 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	 * preemption check, as the twin's guest probes read it (docs/twin.md) */
 	probes = getenv("FAIRSIM_PROBES");
 	ft_set_observe_probes(run->trace && probes && *probes && strcmp(probes, "0"));
+	/* the analysis skips sched_waking: only the trace writes it */
+	ft_set_observe_waking(run->trace != NULL);
 	probes = getenv("FAIRSIM_FUTEX");
 	run->futex_trace = run->trace && probes && *probes && strcmp(probes, "0");
 	for (int d = 0; d < w->nr_defs; d++) {
@@ -1147,13 +1159,9 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 				 run->idle[cpu].longest_ns, st.count[0], st.count[1], st.count[2],
 				 st.longest_ns);
 	}
-	for (int i = 0; i < run->nr_tasks; i++) {
+	for (int i = 0; i < run->nr_tasks; i++)
 		if (!run->tasks[i].done)
 			run->tasks[i].exec_ns = ft_task_exec_ns(run->tasks[i].id);
-		sim_samples_sort(&run->tasks[i].wake_lat);
-		sim_samples_sort(&run->tasks[i].wait);
-		sim_samples_sort(&run->tasks[i].resp);
-	}
 	if (ft_fault_count()) {
 		const struct ft_fault *f = ft_fault_get(0);
 
@@ -1163,6 +1171,7 @@ int sim_run_traced(struct sim_run *run, struct sim_workload *w, const struct sim
 	ft_set_behaviour(NULL, NULL);
 	ft_set_observer(NULL, NULL);
 	ft_set_observe_probes(false);
+	ft_set_observe_waking(true);
 	return run->error[0] ? -1 : 0;
 }
 

@@ -457,9 +457,6 @@ int sim_from_trace(const char *path, struct sim_run *run, struct sim_workload *w
 		t->exec_ns = t->run_ns;
 		if (t->cpu < 0)
 			t->cpu = 0;
-		sim_samples_sort(&t->wake_lat);
-		sim_samples_sort(&t->wait);
-		sim_samples_sort(&t->resp);
 	}
 	memcpy(run->idle, run->an.idle, sizeof(run->idle));
 	ret = 0;

@@ -83,6 +83,7 @@ static void summary(FILE *f, struct sim_run *run)
 		fprintf(f, "%-24s %3d %7.2f %10.3f %10.3f %8lu %7lu %5lu %7lu", name, t->cpu,
 			run->end_ns ? 100.0 * t->exec_ns / run->end_ns : 0, t->exec_ns / 1e6,
 			t->wait_ns / 1e6, t->switches, t->preemptions, t->migrations, t->wakeups);
+		sim_samples_sort(&t->wake_lat);
 		for (int p = 0; p < 4; p++)
 			fprintf(f, " %7llu", sim_pct(&t->wake_lat, pcts[p]) / 1000);
 		fprintf(f, " %7llu\n", t->wake_lat.max / 1000);
@@ -191,6 +192,7 @@ static void trace_header(FILE *f, struct sim_run *run)
 		run->an.other_ns / 1e6, run->end_ns ? 100.0 * run->an.other_ns /
 		((double)run->end_ns * run->o->cpus) : 0, in->lost ?
 		"; the trace LOST EVENTS: its figures are incomplete" : "");
+	sim_samples_sort(&run->an.idle_wake);
 	if (run->an.idle_wake.n)
 		fprintf(f, "fairsim: wake-up to switch on an idle CPU (fairsim's IDLE_EXIT): p10 %.1f, "
 			"p50 %.1f, p90 %.1f us over %zu wake-ups\n",
@@ -428,6 +430,9 @@ int sim_report_json(const char *path, struct sim_run *run)
 		json_object_object_add(j, "wakeups", num(t->wakeups));
 		json_object_object_add(j, "max_delay_ns", num(t->max_delay));
 		json_object_object_add(j, "max_delay_start_ns", num(t->max_delay_at));
+		sim_samples_sort(&t->wake_lat);
+		sim_samples_sort(&t->wait);
+		sim_samples_sort(&t->resp);
 		json_object_object_add(j, "wakeup_latency_ns", dist(&t->wake_lat));
 		json_object_object_add(j, "runnable_wait_ns", dist(&t->wait));
 		json_object_object_add(j, "response_ns", dist(&t->resp));
@@ -462,6 +467,7 @@ int sim_report_json(const char *path, struct sim_run *run)
 		sim_samples_free(&s);
 		json_object_object_add(defs, run->w->defs[d].name, j);
 	}
+	sim_samples_sort(&run->an.idle_wake);
 	json_object_object_add(root, "idle_wakeup_latency_ns", dist(&run->an.idle_wake));
 	json_object_object_add(root, "tasks", tasks);
 	json_object_object_add(root, "by_task", defs);

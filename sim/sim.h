@@ -183,7 +183,23 @@ static inline ft_u64 sim_sample(const struct sim_samples *s, size_t i)
 {
 	return s->v ? s->v[i] : s->w[i];
 }
-void sim_samples_add(struct sim_samples *s, ft_u64 ns);
+void sim_samples_put(struct sim_samples *s, ft_u64 ns);
+/* inline: a switch adds one or two; the call when the array must grow or widen */
+static inline void sim_samples_add(struct sim_samples *s, ft_u64 ns)
+{
+	if (!s->w || s->n == s->cap || ns >> 32) {
+		sim_samples_put(s, ns);
+		return;
+	}
+	s->w[s->n++] = ns;
+	s->sum += ns;
+	if (ns > s->max)
+		s->max = ns;
+}
+/*
+ * Sorted by report.c where it reads percentiles, not at the run's end: a
+ * --quiet run without --json sorts nothing; sorting again costs a look.
+ */
 void sim_samples_sort(struct sim_samples *s);
 ft_u64 sim_pct(const struct sim_samples *s, double pct);	/* sorted */
 void sim_samples_free(struct sim_samples *s);
@@ -281,6 +297,9 @@ struct sim_an {
 void sim_an_init(struct sim_an *a, int nr_cpus, bool idle_at_start,
 		 struct sim_task *(*task_of)(void *ctx, int pid), void *ctx);
 void sim_an_event(struct sim_an *a, const struct ft_obs *o);
+/* the same, @t and @prev a->task_of()'s of o->pid and (a switch's) o->prev_pid */
+void sim_an_seen(struct sim_an *a, const struct ft_obs *o, struct sim_task *t,
+		 struct sim_task *prev);
 void sim_an_end(struct sim_an *a, ft_u64 end);
 
 /*
@@ -391,8 +410,8 @@ void sim_plans_check(struct sim_run *run, int res);	/* after the loop's own step
 void sim_plan_end(struct sim_run *run, struct sim_task *t);	/* a switch away from @t */
 struct sim_task *sim_task_of(struct sim_run *run, int id);	/* NULL: not ours */
 
-/* trace.c: the observer (metrics and ftrace text) */
-void sim_observe(const struct ft_obs *obs, void *ctx);
+/* trace.c: the observed events as ftrace text */
+void sim_trace(struct sim_run *run, const struct ft_obs *o);
 void sim_trace_header(FILE *f, const char *workload, int cpus, ft_u64 end_ns);
 void sim_trace_event(struct sim_run *run, int cpu, const char *event, const char *text);
 

@@ -31,7 +31,7 @@ static void widen(struct sim_samples *s)
 	s->w = NULL;
 }
 
-void sim_samples_add(struct sim_samples *s, ft_u64 ns)
+void sim_samples_put(struct sim_samples *s, ft_u64 ns)
 {
 	if (ns >> 32 && !s->v)
 		widen(s);

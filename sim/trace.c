@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The observer: what core.c's tracepoints report, handed to the analysis
- * (analysis.c) that makes every table and, when asked, written as the
- * kernel's own ftrace text lines
- * for sched_switch, sched_waking, sched_wakeup, sched_wakeup_new and
+ * What core.c's tracepoints report (the engine's observer hands it to the
+ * analysis, analysis.c, that makes every table), when asked, written as
+ * the kernel's own ftrace text lines for sched_switch, sched_waking, sched_wakeup, sched_wakeup_new and
  * sched_migrate_task, which the Perfetto UI and trace-cmd's tools read as
  * they read a real trace. The formats are the tree's own TP_printk()
  * strings (sched_fair/trace_formats.sh reads them from its
@@ -112,8 +111,7 @@ static void line(struct sim_run *run, const struct ft_obs *o, int cpu, const cha
 		o->now % 1000000000ULL / 1000, event);
 }
 
-/* noinline: its frame would be set up for every event, traced or not */
-static __attribute__((noinline)) void trace(struct sim_run *run, const struct ft_obs *o)
+void sim_trace(struct sim_run *run, const struct ft_obs *o)
 {
 	char c[16], n[16];
 
@@ -160,14 +158,4 @@ void sim_trace_event(struct sim_run *run, int cpu, const char *event, const char
 
 	line(run, &o, cpu, event);
 	fprintf(run->trace, "(fairsim) %s\n", text);
-}
-
-void sim_observe(const struct ft_obs *o, void *ctx)
-{
-	struct sim_run *run = ctx;
-
-	if (run->trace)
-		trace(run, o);
-	if (o->kind != FT_OBS_PROBE)
-		sim_an_event(&run->an, o);
 }

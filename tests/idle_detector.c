@@ -8,6 +8,7 @@
  * closes them: the detector alone, suite fairtest_harness_idle), then on
  * real domains, where it measures the balancer.
  */
+#include <errno.h>
 #include "harness.h"
 
 static struct ft_idle_stats stats(struct kunit *test, int cpu)
@@ -79,6 +80,29 @@ static void open_interval_counts_as_of_now(struct kunit *test)
 }
 
 /*
+ * The same machine with the detector turned off, then booted again.
+ * Expect ft_unreasonable_idle() to fail with -ENODATA while it is off
+ * (the interval went unseen), and the next boot to count it again.
+ */
+static void detector_off_answers_nothing_until_boot(struct kunit *test)
+{
+	struct ft_idle_stats st;
+
+	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
+	ft_test_fork(test, 0, 0);
+	ft_test_fork(test, 0, 0);
+	ft_idle_detector_off();
+	ft_run_for(3200 * NSEC_PER_USEC);
+	KUNIT_EXPECT_EQ(test, ft_unreasonable_idle(-1, &st), -ENODATA);
+	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
+	ft_test_fork(test, 0, 0);
+	ft_test_fork(test, 0, 0);
+	ft_run_for(3200 * NSEC_PER_USEC);
+	st = stats(test, -1);
+	KUNIT_EXPECT_EQ(test, st.count[1], 1);
+}
+
+/*
  * Eight CPU-bound tasks forked on 4 cores x 2 SMT threads, 1 s of
  * balancing. Fork balancing gives each its own CPU. Expect no CPU ever
  * unreasonably idle.
@@ -145,6 +169,7 @@ static void spreading_start_is_reported(struct kunit *test)
 static struct kunit_case idle_harness_cases[] = {
 	KUNIT_CASE(buckets_count_exact_intervals),
 	KUNIT_CASE(open_interval_counts_as_of_now),
+	KUNIT_CASE(detector_off_answers_nothing_until_boot),
 	{}
 };
 

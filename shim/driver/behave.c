@@ -16,6 +16,7 @@ static void *behaviour_ctx;
 static ft_observer_fn observer;
 static void *observer_ctx;
 static bool observe_probes;
+static bool observe_waking = true;
 
 void ft_set_behaviour(ft_behaviour_fn fn, void *ctx)
 {
@@ -183,9 +184,21 @@ void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p)
 		observer(&o, observer_ctx);
 }
 
+/* apart: the event's fields are not gathered when nobody hears it */
+void ft_observe_waking(struct task_struct *p)
+{
+	if (observe_waking)
+		ft_observe_wake(FT_OBS_WAKING, p);
+}
+
 void ft_set_observe_probes(bool on)
 {
 	observe_probes = on;
+}
+
+void ft_set_observe_waking(bool on)
+{
+	observe_waking = on;
 }
 
 static void probe(const char *name, const char *fmt, ...)

@@ -77,6 +77,7 @@ struct ft_machine {
 	u64 hrtick_pending[NR_CPUS];	/* its delay, 0 = none */
 	struct ft_idle_detector idle_det;
 	bool idle_clean;		/* no change since idle.c last looked (below) */
+	bool idle_det_off;		/* ft_idle_detector_off() since boot */
 	bool quiet;			/* no change since the last preemption point */
 	bool in_timer;			/* a sleep timer's handler wakes its task (loop.c) */
 	int preempt_model;		/* FT_PREEMPT_*: the tree's config's (preempt.c) */
@@ -283,6 +284,7 @@ void ft_behave(int id);
 void ft_observe_switch(int cpu, struct task_struct *prev, struct task_struct *next,
 		       bool preempt);
 void ft_observe_wake(enum ft_obs_kind kind, struct task_struct *p);
+void ft_observe_waking(struct task_struct *p);	/* unless ft_set_observe_waking(false) */
 void ft_observe_wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
 void ft_observe_tick(struct rq *rq, struct task_struct *c, int queued);
 void ft_observe_hrtick_start(struct rq *rq, u64 delay, bool deferred);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The unreasonable-idle detector, always on. The LB_PROMOTE series calls a
+ * The unreasonable-idle detector, on unless its caller will not ask
+ * (ft_idle_detector_off(), until the next boot). The LB_PROMOTE series calls a
  * CPU unreasonably idle when it stays idle for t while a task that could
  * run there (allowed, runnable, not delayed) waits on another CPU, for t
  * over 2.5 ms. State only changes inside operations and time only moves in
@@ -66,7 +67,7 @@ void ft_idle_account(u64 until)
 	struct ft_idle_detector *d = &ft_m.idle_det;
 	u64 idle = ft_cpus_all() & ~ft_m.busy_cpus, bad;
 
-	if (ft_m.idle_clean)
+	if (ft_m.idle_clean || ft_m.idle_det_off)
 		return;
 	ft_m.idle_clean = true;
 	bad = idle ? idle & wanted_cpus(idle) : 0;
@@ -77,6 +78,12 @@ void ft_idle_account(u64 until)
 			close_interval(d, cpu, ft_m.now + 1);
 	}
 	d->open = bad;
+}
+
+/* off until the next boot: turned on again, it would count from a stale state */
+void ft_idle_detector_off(void)
+{
+	ft_m.idle_det_off = true;
 }
 
 static void add_cpu_stats(int cpu, struct ft_idle_stats *out)
@@ -96,6 +103,8 @@ int ft_unreasonable_idle(int cpu, struct ft_idle_stats *out)
 {
 	if (!ft_m.booted || cpu < -1 || cpu >= ft_m.nr_cpus)
 		return -EINVAL;
+	if (ft_m.idle_det_off)
+		return -ENODATA;
 	memset(out, 0, sizeof(*out));
 	for (int c = 0; c < ft_m.nr_cpus; c++)
 		if (cpu < 0 || c == cpu)

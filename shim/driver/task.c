@@ -181,7 +181,7 @@ static int ttwu(int id, int waker_cpu, int extra)
 		return -EALREADY;
 	ft_set_wake_at(&ft_m.tasks[id], 0);
 	ft_event(FT_EV_WAKE);
-	ft_observe_wake(FT_OBS_WAKING, p);
+	ft_observe_waking(p);
 	ft_switch_cpu(waker_cpu < 0 ? task_cpu(p) : waker_cpu);
 
 	/* Still queued: a delayed dequeue is undone (ttwu_runnable). */
