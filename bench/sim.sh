@@ -198,7 +198,9 @@ fi
 
 # count SIM ARGS...: c_all and c_tree, the instructions of SIM's run under
 # callgrind, all and on lines under the tree (found from fair.c's path;
-# kbuild's trees hold no space)
+# kbuild's trees hold no space); c_shim, c_check and c_sim on lines of
+# our shim less the checker's files, of the checker's, of sim/ (ours found
+# from sim/engine.c's path: where SIM was built)
 count() {
 	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/err" ||
 		{ echo "bench/sim.sh: callgrind of $*: $(tail -n 3 "$work/err")" >&2; exit 1; }
@@ -207,17 +209,26 @@ count() {
 	awk '/PROGRAM TOTALS/ { gsub(",", "", $1); all = $1; next }
 	     /^ *[0-9,]+ \(/ && $0 ~ /\/kernel\/sched\/fair\.c:/ && !root {
 		     match($0, /\/[^ ]*\/kernel\/sched\/fair\.c:/); root = substr($0, RSTART, RLENGTH - 21) }
+	     /^ *[0-9,]+ \(/ && $0 ~ /\/sim\/engine\.c:/ && !top {
+		     match($0, /\/[^ ]*\/sim\/engine\.c:/); top = substr($0, RSTART, RLENGTH - 14) }
 	     /^ *[0-9,]+ \(/ { gsub(",", "", $1); n = $1; sub(/^ *[0-9]+ \( *[0-9.]+%\) +/, ""); line[NR] = $0; cnt[NR] = n }
-	     END { for (i in line) if (root != "" && index(line[i], root "/") == 1) t += cnt[i]
-		   printf "%.0f %.0f\n", all, t }' "$work/cg.txt" >"$work/count"
-	read -r c_all c_tree <"$work/count"
+	     END { for (i in line) {
+			   l = line[i]
+			   if (root != "" && index(l, root "/") == 1) t += cnt[i]
+			   else if (top == "") continue
+			   else if (index(l, top "/shim/driver/invariants.c:") == 1 ||
+				    index(l, top "/shim/driver/rbwatch.c:") == 1) c += cnt[i]
+			   else if (index(l, top "/shim/") == 1) sh += cnt[i]
+			   else if (index(l, top "/sim/") == 1) sm += cnt[i] }
+		   printf "%.0f %.0f %.0f %.0f %.0f\n", all, t, sh, c, sm }' "$work/cg.txt" >"$work/count"
+	read -r c_all c_tree c_shim c_check c_sim <"$work/count"
 	[ "$c_tree" -gt 0 ] ||
 		{ echo "bench/sim.sh: $1: no instruction on a line of the tree's kernel/sched/fair.c (built without -g?): run make build" >&2; exit 1; }
 }
 [ "$count_s" -gt 0 ] || exit 0
 echo
 printf '%-22s %8s %14s %14s %7s\n' "counted (first $count_s s)" "checker" "instructions" "tree's" "ratio"
-zero call ctree
+zero call ctree cshim ccheck csim
 # counted W MODE SIDE SIM FLAG: one callgrind row, added to its totals
 counted() {
 	w=$1 mode=$2 side=$3 sim=$4 flag=$5
@@ -227,6 +238,8 @@ counted() {
 		"$(div "$c_all" "$c_tree")"
 	k=$mode$side
 	eval "call_$k=\$((call_$k + c_all)) ctree_$k=\$((ctree_$k + c_tree))"
+	eval "cshim_$k=\$((cshim_$k + c_shim)) ccheck_$k=\$((ccheck_$k + c_check))"
+	eval "csim_$k=\$((csim_$k + c_sim))"
 }
 runs counted
 # counted_total MODE SIDE: the row of the three together
@@ -239,3 +252,43 @@ counted_total() {
 }
 totals counted_total
 echo "counted: instructions by valgrind --tool=callgrind; the tree's: on lines of files under the tree; ratio: all / the tree's"
+
+# The three together by whose lines the instructions are on, as multiples
+# of the tree's: what the floor ratio is made of. The shim's stands in for
+# the kernel's core.c (and its seams); the checker is
+# shim/driver/invariants.c and rbwatch.c; sim/ is the workload's model.
+echo
+# layer NAME VAR: one row, VAR (call less the others for "rest") per column
+layer() {
+	printf '%-34s' "$1"
+	for mode in on off; do
+		side=0
+		for sim in $sims; do
+			k=$mode$side
+			eval "t=\$ctree_$k"
+			if [ "$2" = rest ]; then
+				eval "v=\$((call_$k - ctree_$k - cshim_$k - ccheck_$k - csim_$k))"
+			else
+				eval "v=\$$2_$k"
+			fi
+			printf ' %9.2fx' "$(div "$v" "$t")"
+			side=$((side + 1))
+		done
+	done
+	echo
+}
+printf '%-34s' "the three (first $count_s s), checker"
+for mode in on off; do
+	side=0
+	for sim in $sims; do
+		printf ' %10s' "$(label $mode $side)"
+		side=$((side + 1))
+	done
+done
+echo
+layer "the tree's (fair.c, pelt.c, lib/)" ctree
+layer "shim/ but the checker" cshim
+layer "the checker" ccheck
+layer "sim/ (the workload's model)" csim
+layer "the rest (libc, ...)" rest
+echo "layers: instructions on lines of each one's files (inlined code counts where it was written), as a multiple of the tree's; they add up to the ratio"
