@@ -198,9 +198,8 @@ fi
 
 # count SIM ARGS...: c_all and c_tree, the instructions of SIM's run under
 # callgrind, all and on lines under the tree (found from fair.c's path;
-# kbuild's trees hold no space); c_shim, c_check and c_sim on lines of
-# our shim less the checker's files, of the checker's, of sim/ (ours found
-# from sim/engine.c's path: where SIM was built)
+# kbuild's trees hold no space); c_shim and c_sim on lines of shim/ and
+# of sim/ (ours found from sim/engine.c's path: where SIM was built)
 count() {
 	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/err" ||
 		{ echo "bench/sim.sh: callgrind of $*: $(tail -n 3 "$work/err")" >&2; exit 1; }
@@ -216,62 +215,77 @@ count() {
 			   l = line[i]
 			   if (root != "" && index(l, root "/") == 1) t += cnt[i]
 			   else if (top == "") continue
-			   else if (index(l, top "/shim/driver/invariants.c:") == 1 ||
-				    index(l, top "/shim/driver/rbwatch.c:") == 1) c += cnt[i]
 			   else if (index(l, top "/shim/") == 1) sh += cnt[i]
 			   else if (index(l, top "/sim/") == 1) sm += cnt[i] }
-		   printf "%.0f %.0f %.0f %.0f %.0f\n", all, t, sh, c, sm }' "$work/cg.txt" >"$work/count"
-	read -r c_all c_tree c_shim c_check c_sim <"$work/count"
+		   printf "%.0f %.0f %.0f %.0f\n", all, t, sh, sm }' "$work/cg.txt" >"$work/count"
+	read -r c_all c_tree c_shim c_sim <"$work/count"
 	[ "$c_tree" -gt 0 ] ||
 		{ echo "bench/sim.sh: $1: no instruction on a line of the tree's kernel/sched/fair.c (built without -g?): run make build" >&2; exit 1; }
 }
 [ "$count_s" -gt 0 ] || exit 0
+# The floor of a row is the tree's instructions of the run without the
+# checker, whose work is the same but for the checker (which only reads:
+# outputs are byte-identical either way); so the checker's cost is all a
+# run with it counts beyond the run without, its calls into the tree
+# (pick_eevdf(), vruntime_eligible(), ...) included.
 echo
-printf '%-22s %8s %14s %14s %7s\n' "counted (first $count_s s)" "checker" "instructions" "tree's" "ratio"
-zero call ctree cshim ccheck csim
-# counted W MODE SIDE SIM FLAG: one callgrind row, added to its totals
+printf '%-22s %8s %14s %14s %7s\n' "counted (first $count_s s)" "checker" "instructions" "floor" "ratio"
+zero call floor cshim ccheck csim
+last=$(($(echo "$sims" | wc -w) - 1))
+# counted W MODE SIDE SIM FLAG: one callgrind run, kept; after the last
+# run of W (checker off, last fairsim) its rows, added to the totals
 counted() {
 	w=$1 mode=$2 side=$3 sim=$4 flag=$5
 	# shellcheck disable=SC2086 # flag is an option or nothing
 	count "$sim" --cpus 8 --quiet --duration "$count_s" $flag "$top/fixtures/workloads/$w.json"
-	printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$c_all" "$c_tree" \
-		"$(div "$c_all" "$c_tree")"
-	k=$mode$side
-	eval "call_$k=\$((call_$k + c_all)) ctree_$k=\$((ctree_$k + c_tree))"
-	eval "cshim_$k=\$((cshim_$k + c_shim)) ccheck_$k=\$((ccheck_$k + c_check))"
-	eval "csim_$k=\$((csim_$k + c_sim))"
+	eval "r_all_$mode$side=$c_all r_tree_$mode$side=$c_tree r_shim_$mode$side=$c_shim"
+	eval "r_sim_$mode$side=$c_sim"
+	[ "$mode" = off ] && [ "$side" = "$last" ] || return 0
+	for mode in on off; do
+		side=0
+		for sim in $sims; do
+			k=$mode$side
+			eval "a=\$r_all_$k f=\$r_tree_off$side"
+			# shellcheck disable=SC2154 # a and f: set by the eval
+			printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$a" "$f" \
+				"$(div "$a" "$f")"
+			eval "call_$k=\$((call_$k + a)) floor_$k=\$((floor_$k + f))"
+			eval "cshim_$k=\$((cshim_$k + r_shim_off$side)) csim_$k=\$((csim_$k + r_sim_off$side))"
+			eval "ccheck_$k=\$((ccheck_$k + a - r_all_off$side))"
+			side=$((side + 1))
+		done
+	done
 }
 runs counted
 # counted_total MODE SIDE: the row of the three together
 counted_total() {
 	k=$1$2
-	eval "a=\$call_$k t=\$ctree_$k"
-	# shellcheck disable=SC2154 # a and t: set by the eval
-	printf '%-22s %8s %14s %14s %6.2fx\n' "together" "$(label "$1" "$2")" "$a" "$t" \
-		"$(div "$a" "$t")"
+	eval "a=\$call_$k f=\$floor_$k"
+	printf '%-22s %8s %14s %14s %6.2fx\n' "together" "$(label "$1" "$2")" "$a" "$f" \
+		"$(div "$a" "$f")"
 }
 totals counted_total
-echo "counted: instructions by valgrind --tool=callgrind; the tree's: on lines of files under the tree; ratio: all / the tree's"
+echo "counted: instructions by valgrind --tool=callgrind; floor: those on lines of files under the tree with the checker off; ratio: all / floor"
 
 # The three together by whose lines the instructions are on, as multiples
-# of the tree's: what the floor ratio is made of. The shim's stands in for
-# the kernel's core.c (and its seams); the checker is
-# shim/driver/invariants.c and rbwatch.c; sim/ is the workload's model.
+# of the floor: what the ratio is made of. shim/ stands in for the
+# kernel's core.c (and its seams); sim/ is the workload's model; the
+# checker is what it adds (above), the rest by the run without it.
 echo
-# layer NAME VAR: one row, VAR (call less the others for "rest") per column
+# layer NAME VAR: one row, VAR (all less the others for "rest") per column
 layer() {
 	printf '%-34s' "$1"
 	for mode in on off; do
 		side=0
 		for sim in $sims; do
 			k=$mode$side
-			eval "t=\$ctree_$k"
+			eval "f=\$floor_$k"
 			if [ "$2" = rest ]; then
-				eval "v=\$((call_$k - ctree_$k - cshim_$k - ccheck_$k - csim_$k))"
+				eval "v=\$((call_$k - floor_$k - cshim_$k - ccheck_$k - csim_$k))"
 			else
 				eval "v=\$$2_$k"
 			fi
-			printf ' %9.2fx' "$(div "$v" "$t")"
+			printf ' %9.2fx' "$(div "$v" "$f")"
 			side=$((side + 1))
 		done
 	done
@@ -286,9 +300,9 @@ for mode in on off; do
 	done
 done
 echo
-layer "the tree's (fair.c, pelt.c, lib/)" ctree
-layer "shim/ but the checker" cshim
+layer "the tree's (fair.c, pelt.c, lib/)" floor
+layer "shim/ (core.c's part, seams)" cshim
 layer "the checker" ccheck
 layer "sim/ (the workload's model)" csim
 layer "the rest (libc, ...)" rest
-echo "layers: instructions on lines of each one's files (inlined code counts where it was written), as a multiple of the tree's; they add up to the ratio"
+echo "layers: instructions on lines of each one's files (inlined code counts where it was written), the checker's beyond the run without it, as multiples of the floor; they add up to the ratio"
