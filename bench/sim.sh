@@ -5,11 +5,13 @@
 # fixtures/workloads (130 s each on 8 CPUs), with the invariant checker on
 # and off, as simulated seconds per wall second, the largest resident set,
 # and our time as a ratio to its floor: the tree's own code, measured in
-# the same run. perf samples the run; the floor is the part of its CPU
-# time whose samples fall in the symbols of the tree's objects (fair.c,
-# pelt.c and lib/ as built in the build dir's k/, less the bridge's ft_*
-# wrappers); the ratio is all samples over those. A ratio of 1 would be a
-# simulator that costs nothing beside the kernel's own scheduling work.
+# the same run. perf samples each run; the floor is the part of the CPU
+# time of the run without the checker whose samples fall in the symbols
+# of the tree's objects (fair.c, pelt.c and lib/ as built in the build
+# dir's k/, less the bridge's ft_* wrappers): the checker calls into the
+# tree too, and that is the checker's time. A run's ratio is its CPU time
+# over the floor. A ratio of 1 would be a simulator that costs nothing
+# beside the kernel's own scheduling work.
 # perf samples the hardware cycle counter where there is one, the
 # cpu-clock software event where there is none (a VM without a PMU), and
 # user space only where perf_event_paranoid keeps the kernel out; the
@@ -30,7 +32,9 @@
 # move: each experiment's first COUNT_S simulated seconds (default 10; 0:
 # no count) under valgrind's callgrind, the floor there being the
 # instructions on lines of the tree's files (fair.c, pelt.c, lib/ and the
-# kernel headers inlined anywhere, as callgrind_annotate attributes them).
+# kernel headers inlined anywhere, as callgrind_annotate attributes them),
+# again in the run without the checker; a third table splits the ratio by
+# whose lines the instructions are on.
 #
 # usage: bench/sim.sh FAIRSIM [BASE]   (build/<tree>/fairsim, after make build)
 set -eu
@@ -117,8 +121,11 @@ totals() {
 zero() { for v in "$@"; do for k in on0 on1 off0 off1; do eval "${v}_$k=0"; done; done; }
 
 rss=0 used=
-zero all tree fair cpu wall n
-# sampled W MODE SIDE SIM FLAG: one perf row, added to its totals
+zero cpu wall n pfloor pfairs
+# sampled W MODE SIDE SIM FLAG: one perf run, kept; after the last run of
+# W (checker off, last fairsim) its rows, added to the totals. As in the
+# counted table below, a row's floor is that of the run without the
+# checker: the checker's calls into the tree are the checker's time.
 sampled() {
 	w=$1 mode=$2 side=$3 sim=$4 flag=$5
 	rec=
@@ -145,35 +152,45 @@ sampled() {
 	else
 		all=0 tree=0 fair=0 n=0
 	fi
-	if [ "$tree" -gt 0 ]; then
-		floor=$(printf '%.2f' "$(div "$cpu * $tree" "$all")")
-		fairs=$(printf '%.2f' "$(div "$cpu * $fair" "$all")")
-		ratio=$(printf '%.1fx' "$(div "$all" "$tree")")
-		shown=$n
-	else
-		floor=- fairs=- ratio=- shown=-
-	fi
-	printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %8s\n' "$w" "$(label $mode $side)" "$wall" \
-		"$(div 130 "$wall + 0.001")" "$cpu" "$floor" "$fairs" "$ratio" "$shown"
 	k=$mode$side
-	eval "all_$k=\$((all_$k + all)) tree_$k=\$((tree_$k + tree))"
-	eval "fair_$k=\$((fair_$k + fair)) cpu_$k=\$(echo \"\$cpu_$k + \$cpu\" | bc)"
-	eval "wall_$k=\$(echo \"\$wall_$k + \$wall\" | bc) n_$k=\$((n_$k + n))"
+	if [ "$tree" -gt 0 ]; then
+		eval "s_floor_$k=$(div "$cpu * $tree" "$all") s_fairs_$k=$(div "$cpu * $fair" "$all")"
+	else
+		eval "s_floor_$k= s_fairs_$k="
+	fi
+	eval "s_wall_$k=$wall s_cpu_$k=$cpu s_n_$k=$n"
+	[ "$mode" = off ] && [ "$side" = "$last" ] || return 0
+	for mode in on off; do
+		side=0
+		for sim in $sims; do
+			k=$mode$side
+			eval "wall=\$s_wall_$k cpu=\$s_cpu_$k n=\$s_n_$k f=\$s_floor_off$side fs=\$s_fairs_off$side"
+			# shellcheck disable=SC2154 # f and fs: set by the eval
+			sampled_row "$w" "$(label $mode $side)" 130 "$wall" "$cpu" "$f" "$fs" "$n"
+			eval "cpu_$k=\$(echo \"\$cpu_$k + \$cpu\" | bc) wall_$k=\$(echo \"\$wall_$k + \$wall\" | bc)"
+			eval "n_$k=\$((n_$k + n)) pfloor_$k=\$(echo \"\$pfloor_$k + 0\$f\" | bc)"
+			eval "pfairs_$k=\$(echo \"\$pfairs_$k + 0\$fs\" | bc)"
+			side=$((side + 1))
+		done
+	done
 }
+# sampled_row NAME CHECKER SIMULATED WALL CPU FLOOR FAIR N: one row (FLOOR empty: no floor)
+sampled_row() {
+	if [ -n "$6" ] && [ "$(echo "$6 > 0" | bc)" = 1 ]; then
+		printf '%-22s %8s %8.2f %6.0fx %8.2f %8.2f %8.2f %6.1fx %8s\n' "$1" "$2" "$4" \
+			"$(div "$3" "$4 + 0.001")" "$5" "$6" "$7" "$(div "$5" "$6")" "$8"
+	else
+		printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %8s\n' "$1" "$2" "$4" \
+			"$(div "$3" "$4 + 0.001")" "$5" - - - -
+	fi
+}
+last=$(($(echo "$sims" | wc -w) - 1))
 runs sampled
 # sampled_total MODE SIDE: the row of the three together
 sampled_total() {
-	mode=$1 side=$2
-	k=$mode$side
-	eval "all=\$all_$k tree=\$tree_$k fair=\$fair_$k cpu=\$cpu_$k wall=\$wall_$k n=\$n_$k"
-	if [ "$tree" -gt 0 ]; then
-		printf '%-22s %8s %8.2f %6.0fx %8.2f %8.2f %8.2f %6.1fx %8s\n' "together (390 s)" "$(label $mode $side)" \
-			"$wall" "$(div 390 "$wall + 0.001")" "$cpu" "$(div "$cpu * $tree" "$all")" \
-			"$(div "$cpu * $fair" "$all")" "$(div "$all" "$tree")" "$n"
-	else
-		printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %8s\n' "together (390 s)" "$(label $mode $side)" \
-			"$wall" "$(div 390 "$wall + 0.001")" "$cpu" - - - -
-	fi
+	k=$1$2
+	eval "sampled_row \"together (390 s)\" \"\$(label $1 $2)\" 390 \"\$wall_$k\" \"\$cpu_$k\"" \
+		"\"\$pfloor_$k\" \"\$pfairs_$k\" \"\$n_$k\""
 }
 totals sampled_total
 printf 'largest resident set: %d MB\n' $((rss / 1024))
@@ -186,7 +203,7 @@ for mode in on off; do
 	done
 done
 if [ -n "$event" ]; then
-	echo "floor: the tree's code (fair.c, pelt.c, lib/) by perf samples of ${used:-$event} at 999 Hz; ratio: cpu s / floor s"
+	echo "floor: the tree's code (fair.c, pelt.c, lib/) by perf samples of ${used:-$event} at 999 Hz, in the run without the checker; ratio: cpu s / floor s"
 else
 	if ! command -v perf >/dev/null; then
 		echo "floor: not measured: no perf (Debian: apt-get install linux-perf)"
@@ -198,7 +215,9 @@ fi
 
 # count SIM ARGS...: c_all and c_tree, the instructions of SIM's run under
 # callgrind, all and on lines under the tree (found from fair.c's path;
-# kbuild's trees hold no space)
+# kbuild's trees hold no space); c_shim and c_sim on lines of shim/ and
+# of sim/ (ours found from sim/engine.c's path: where SIM was built, or
+# none where callgrind_annotate made it relative to here)
 count() {
 	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/err" ||
 		{ echo "bench/sim.sh: callgrind of $*: $(tail -n 3 "$work/err")" >&2; exit 1; }
@@ -207,35 +226,100 @@ count() {
 	awk '/PROGRAM TOTALS/ { gsub(",", "", $1); all = $1; next }
 	     /^ *[0-9,]+ \(/ && $0 ~ /\/kernel\/sched\/fair\.c:/ && !root {
 		     match($0, /\/[^ ]*\/kernel\/sched\/fair\.c:/); root = substr($0, RSTART, RLENGTH - 21) }
+	     /^ *[0-9,]+ \(/ && $0 ~ / ([^ ]*\/)?sim\/engine\.c:/ && !ours {
+		     match($0, / ([^ ]*\/)?sim\/engine\.c:/); top = substr($0, RSTART + 1, RLENGTH - 14); ours = 1 }
 	     /^ *[0-9,]+ \(/ { gsub(",", "", $1); n = $1; sub(/^ *[0-9]+ \( *[0-9.]+%\) +/, ""); line[NR] = $0; cnt[NR] = n }
-	     END { for (i in line) if (root != "" && index(line[i], root "/") == 1) t += cnt[i]
-		   printf "%.0f %.0f\n", all, t }' "$work/cg.txt" >"$work/count"
-	read -r c_all c_tree <"$work/count"
+	     END { for (i in line) {
+			   l = line[i]
+			   if (root != "" && index(l, root "/") == 1) t += cnt[i]
+			   else if (!ours) continue
+			   else if (index(l, top "shim/") == 1) sh += cnt[i]
+			   else if (index(l, top "sim/") == 1) sm += cnt[i] }
+		   printf "%.0f %.0f %.0f %.0f\n", all, t, sh, sm }' "$work/cg.txt" >"$work/count"
+	read -r c_all c_tree c_shim c_sim <"$work/count"
 	[ "$c_tree" -gt 0 ] ||
 		{ echo "bench/sim.sh: $1: no instruction on a line of the tree's kernel/sched/fair.c (built without -g?): run make build" >&2; exit 1; }
 }
 [ "$count_s" -gt 0 ] || exit 0
+# The floor of a row is the tree's instructions of the run without the
+# checker, whose work is the same but for the checker (which only reads:
+# outputs are byte-identical either way); so the checker's cost is all a
+# run with it counts beyond the run without, its calls into the tree
+# (pick_eevdf(), vruntime_eligible(), ...) included.
 echo
-printf '%-22s %8s %14s %14s %7s\n' "counted (first $count_s s)" "checker" "instructions" "tree's" "ratio"
-zero call ctree
-# counted W MODE SIDE SIM FLAG: one callgrind row, added to its totals
+printf '%-22s %8s %14s %14s %7s\n' "counted (first $count_s s)" "checker" "instructions" "floor" "ratio"
+zero call floor cshim ccheck csim
+# counted W MODE SIDE SIM FLAG: one callgrind run, kept; after the last
+# run of W (checker off, last fairsim) its rows, added to the totals
 counted() {
 	w=$1 mode=$2 side=$3 sim=$4 flag=$5
 	# shellcheck disable=SC2086 # flag is an option or nothing
 	count "$sim" --cpus 8 --quiet --duration "$count_s" $flag "$top/fixtures/workloads/$w.json"
-	printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$c_all" "$c_tree" \
-		"$(div "$c_all" "$c_tree")"
-	k=$mode$side
-	eval "call_$k=\$((call_$k + c_all)) ctree_$k=\$((ctree_$k + c_tree))"
+	eval "r_all_$mode$side=$c_all r_tree_$mode$side=$c_tree r_shim_$mode$side=$c_shim"
+	eval "r_sim_$mode$side=$c_sim"
+	[ "$mode" = off ] && [ "$side" = "$last" ] || return 0
+	for mode in on off; do
+		side=0
+		for sim in $sims; do
+			k=$mode$side
+			eval "a=\$r_all_$k f=\$r_tree_off$side"
+			# shellcheck disable=SC2154 # a and f: set by the eval
+			printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$a" "$f" \
+				"$(div "$a" "$f")"
+			eval "call_$k=\$((call_$k + a)) floor_$k=\$((floor_$k + f))"
+			eval "cshim_$k=\$((cshim_$k + r_shim_off$side)) csim_$k=\$((csim_$k + r_sim_off$side))"
+			eval "ccheck_$k=\$((ccheck_$k + a - r_all_off$side))"
+			side=$((side + 1))
+		done
+	done
 }
 runs counted
 # counted_total MODE SIDE: the row of the three together
 counted_total() {
 	k=$1$2
-	eval "a=\$call_$k t=\$ctree_$k"
-	# shellcheck disable=SC2154 # a and t: set by the eval
-	printf '%-22s %8s %14s %14s %6.2fx\n' "together" "$(label "$1" "$2")" "$a" "$t" \
-		"$(div "$a" "$t")"
+	eval "a=\$call_$k f=\$floor_$k"
+	printf '%-22s %8s %14s %14s %6.2fx\n' "together" "$(label "$1" "$2")" "$a" "$f" \
+		"$(div "$a" "$f")"
 }
 totals counted_total
-echo "counted: instructions by valgrind --tool=callgrind; the tree's: on lines of files under the tree; ratio: all / the tree's"
+echo "counted: instructions by valgrind --tool=callgrind; floor: those on lines of files under the tree with the checker off; ratio: all / floor"
+
+# The three together by whose lines the instructions are on, as multiples
+# of the floor: what the ratio is made of. shim/ stands in for the
+# kernel's core.c (and its seams); sim/ is the workload's model; the
+# checker is what it adds (above), the rest by the run without it.
+echo
+# layer NAME VAR: one row, VAR (all less the others for "rest") per column
+layer() {
+	printf '%-34s' "$1"
+	for mode in on off; do
+		side=0
+		for sim in $sims; do
+			k=$mode$side
+			eval "f=\$floor_$k"
+			if [ "$2" = rest ]; then
+				eval "v=\$((call_$k - floor_$k - cshim_$k - ccheck_$k - csim_$k))"
+			else
+				eval "v=\$$2_$k"
+			fi
+			printf ' %9.2fx' "$(div "$v" "$f")"
+			side=$((side + 1))
+		done
+	done
+	echo
+}
+printf '%-34s' "the three (first $count_s s), checker"
+for mode in on off; do
+	side=0
+	for sim in $sims; do
+		printf ' %10s' "$(label $mode $side)"
+		side=$((side + 1))
+	done
+done
+echo
+layer "the tree's (fair.c, pelt.c, lib/)" floor
+layer "shim/ (core.c's part, seams)" cshim
+layer "the checker" ccheck
+layer "sim/ (the workload's model)" csim
+layer "the rest (libc, ...)" rest
+echo "layers: instructions on lines of each one's files (inlined code counts where it was written), the checker's beyond the run without it, as multiples of the floor; they add up to the ratio"
