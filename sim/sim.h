@@ -198,7 +198,8 @@ static inline void sim_samples_add(struct sim_samples *s, ft_u64 ns)
 }
 /*
  * Sorted by report.c where it reads percentiles, not at the run's end: a
- * --quiet run without --json sorts nothing; sorting again costs a look.
+ * --quiet run without --json sorts nothing. A second sort (the text
+ * report and --json both) finds them sorted and leaves the same order.
  */
 void sim_samples_sort(struct sim_samples *s);
 ft_u64 sim_pct(const struct sim_samples *s, double pct);	/* sorted */
