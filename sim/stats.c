@@ -56,7 +56,7 @@ void sim_samples_put(struct sim_samples *s, ft_u64 ns)
  * of samples, where qsort's comparisons were a few percent of the run.
  * Only the bytes the largest sample has are passes, and of those only
  * the bytes whose value differs between samples; an array already in
- * order (a definition with one instance, merged by report.c) is left as
+ * order (sorted once for the text report, again for --json) is left as
  * it is. One body for both widths, as a macro: T is the sample's type.
  */
 #define RADIX_SORT(T, v, n, max)						\
