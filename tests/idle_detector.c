@@ -19,6 +19,14 @@ static struct ft_idle_stats stats(struct kunit *test, int cpu)
 	return st;
 }
 
+/* Two CPUs without domains, two CPU-bound tasks forked on CPU 0. */
+static void two_on_cpu0(struct kunit *test, int *a, int *b)
+{
+	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
+	*a = ft_test_fork(test, 0, 0);
+	*b = ft_test_fork(test, 0, 0);
+}
+
 /* Allows both tasks CPU 1 again (opening) or pins them to CPU 0 (closing). */
 static void allow_cpu1(struct kunit *test, int a, int b, bool allow)
 {
@@ -40,9 +48,7 @@ static void buckets_count_exact_intervals(struct kunit *test)
 	struct ft_idle_stats st;
 	int a, b;
 
-	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
-	a = ft_test_fork(test, 0, 0);
-	b = ft_test_fork(test, 0, 0);
+	two_on_cpu0(test, &a, &b);
 	allow_cpu1(test, a, b, false);
 	for (int i = 0; i < 7; i++) {
 		allow_cpu1(test, a, b, true);
@@ -69,10 +75,9 @@ static void buckets_count_exact_intervals(struct kunit *test)
 static void open_interval_counts_as_of_now(struct kunit *test)
 {
 	struct ft_idle_stats st;
+	int a, b;
 
-	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
-	ft_test_fork(test, 0, 0);
-	ft_test_fork(test, 0, 0);
+	two_on_cpu0(test, &a, &b);
 	ft_run_for(3200 * NSEC_PER_USEC);
 	st = stats(test, -1);
 	KUNIT_EXPECT_EQ(test, st.count[1], 1);
@@ -87,16 +92,13 @@ static void open_interval_counts_as_of_now(struct kunit *test)
 static void detector_off_answers_nothing_until_boot(struct kunit *test)
 {
 	struct ft_idle_stats st;
+	int a, b;
 
-	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
-	ft_test_fork(test, 0, 0);
-	ft_test_fork(test, 0, 0);
+	two_on_cpu0(test, &a, &b);
 	ft_idle_detector_off();
 	ft_run_for(3200 * NSEC_PER_USEC);
 	KUNIT_EXPECT_EQ(test, ft_unreasonable_idle(-1, &st), -ENODATA);
-	KUNIT_ASSERT_EQ(test, ft_boot(2), 0);
-	ft_test_fork(test, 0, 0);
-	ft_test_fork(test, 0, 0);
+	two_on_cpu0(test, &a, &b);
 	ft_run_for(3200 * NSEC_PER_USEC);
 	st = stats(test, -1);
 	KUNIT_EXPECT_EQ(test, st.count[1], 1);
