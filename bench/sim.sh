@@ -160,19 +160,17 @@ sampled() {
 	fi
 	eval "s_wall_$k=$wall s_cpu_$k=$cpu s_n_$k=$n"
 	[ "$mode" = off ] && [ "$side" = "$last" ] || return 0
-	for mode in on off; do
-		side=0
-		for sim in $sims; do
-			k=$mode$side
-			eval "wall=\$s_wall_$k cpu=\$s_cpu_$k n=\$s_n_$k f=\$s_floor_off$side fs=\$s_fairs_off$side"
-			# shellcheck disable=SC2154 # f and fs: set by the eval
-			sampled_row "$w" "$(label $mode $side)" 130 "$wall" "$cpu" "$f" "$fs" "$n"
-			eval "cpu_$k=\$(echo \"\$cpu_$k + \$cpu\" | bc) wall_$k=\$(echo \"\$wall_$k + \$wall\" | bc)"
-			eval "n_$k=\$((n_$k + n)) pfloor_$k=\$(echo \"\$pfloor_$k + 0\$f\" | bc)"
-			eval "pfairs_$k=\$(echo \"\$pfairs_$k + 0\$fs\" | bc)"
-			side=$((side + 1))
-		done
-	done
+	totals sampled_out
+}
+# sampled_out MODE SIDE: workload w's row, added to the totals
+sampled_out() {
+	k=$1$2
+	eval "wall=\$s_wall_$k cpu=\$s_cpu_$k n=\$s_n_$k f=\$s_floor_off$2 fs=\$s_fairs_off$2"
+	# shellcheck disable=SC2154 # f and fs: set by the eval
+	sampled_row "$w" "$(label "$1" "$2")" 130 "$wall" "$cpu" "$f" "$fs" "$n"
+	eval "cpu_$k=\$(echo \"\$cpu_$k + \$cpu\" | bc) wall_$k=\$(echo \"\$wall_$k + \$wall\" | bc)"
+	eval "n_$k=\$((n_$k + n)) pfloor_$k=\$(echo \"\$pfloor_$k + 0\$f\" | bc)"
+	eval "pfairs_$k=\$(echo \"\$pfairs_$k + 0\$fs\" | bc)"
 }
 # sampled_row NAME CHECKER SIMULATED WALL CPU FLOOR FAIR N: one row (FLOOR empty: no floor)
 sampled_row() {
@@ -261,20 +259,17 @@ counted() {
 	eval "r_all_$mode$side=$c_all r_tree_$mode$side=$c_tree r_shim_$mode$side=$c_shim"
 	eval "r_sim_$mode$side=$c_sim"
 	[ "$mode" = off ] && [ "$side" = "$last" ] || return 0
-	for mode in on off; do
-		side=0
-		for sim in $sims; do
-			k=$mode$side
-			eval "a=\$r_all_$k f=\$r_tree_off$side"
-			# shellcheck disable=SC2154 # a and f: set by the eval
-			printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label $mode $side)" "$a" "$f" \
-				"$(div "$a" "$f")"
-			eval "call_$k=\$((call_$k + a)) floor_$k=\$((floor_$k + f))"
-			eval "cshim_$k=\$((cshim_$k + r_shim_off$side)) csim_$k=\$((csim_$k + r_sim_off$side))"
-			eval "ccheck_$k=\$((ccheck_$k + a - r_all_off$side))"
-			side=$((side + 1))
-		done
-	done
+	totals counted_out
+}
+# counted_out MODE SIDE: workload w's row, added to the totals
+counted_out() {
+	k=$1$2
+	eval "a=\$r_all_$k f=\$r_tree_off$2"
+	# shellcheck disable=SC2154 # a and f: set by the eval
+	printf '%-22s %8s %14s %14s %6.2fx\n' "$w" "$(label "$1" "$2")" "$a" "$f" "$(div "$a" "$f")"
+	eval "call_$k=\$((call_$k + a)) floor_$k=\$((floor_$k + f))"
+	eval "cshim_$k=\$((cshim_$k + r_shim_off$2)) csim_$k=\$((csim_$k + r_sim_off$2))"
+	eval "ccheck_$k=\$((ccheck_$k + a - r_all_off$2))"
 }
 runs counted
 # counted_total MODE SIDE: the row of the three together
