@@ -2,12 +2,12 @@
 /*
  * What core.c's tracepoints report (the engine's observer hands it to the
  * analysis, analysis.c, that makes every table), when asked, written as
- * the kernel's own ftrace text lines for sched_switch, sched_waking, sched_wakeup, sched_wakeup_new and
- * sched_migrate_task, which the Perfetto UI and trace-cmd's tools read as
- * they read a real trace. The formats are the tree's own TP_printk()
- * strings (sched_fair/trace_formats.sh reads them from its
- * include/trace/events/sched.h); one whose fields are not the ones we
- * fill falls back to 6.12's, and the trace's header says so.
+ * the kernel's own ftrace text lines for sched_switch, sched_waking,
+ * sched_wakeup, sched_wakeup_new and sched_migrate_task, which the
+ * Perfetto UI and trace-cmd's tools read as they read a real trace. The
+ * formats are the tree's own TP_printk() strings (sched_fair/trace_formats.sh
+ * reads them from its include/trace/events/sched.h); one whose fields are
+ * not the ones we fill falls back to 6.12's, and the trace's header says so.
  */
 #include <string.h>
 #include "sim.h"
