@@ -78,7 +78,7 @@ obj_dir = $(abspath $(O))/$${ksrc\#\#*/}-$$(printf '%s' "$$ksrc:$(1)" | md5sum |
 define with_tree
 	$(if $(wildcard $(PROFILE_FILE)),,@echo "fairtest: unknown PROFILE=$(PROFILE); profiles: $(notdir $(basename $(wildcard $(SF)/configs/*.config)))" >&2; exit 2)
 	@$(SF)/deps.sh
-	+@. $(SF)/pypath.sh && ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
+	+@ft_pydir=$(abspath $(O))/.python3; . $(SF)/pypath.sh; ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
 	 obj=$(call obj_dir,$(PROFILE)) && \
 	 $(MAKE) --no-print-directory $(JOBS) -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) $(or $(2),all) && \
 	 $(1)
