@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Sourced by the Makefile's targets before their work, with ft_pydir set
-# to a directory of ours (the build dir's .python3): when python3 on PATH
-# is only a version manager's shim, a python3 there that is the
-# interpreter the shim runs goes first on PATH, and nothing else changes.
-# pyenv's shim is a bash script that runs a dozen more each time python3
-# starts (about 0.1 s of a 2-core VM), and the tests start python3 some
-# hundreds of times: tests/sim/run.sh alone went from 26 s to 10 s.
+# Sourced by the Makefile's targets that start python3 over and over
+# (PY_FIRST) before their work, with ft_pydir set to a directory of ours
+# (the build dir's .python3): when python3 on PATH is only a version
+# manager's shim, a python3 there that is the interpreter the shim runs
+# goes first on PATH, and nothing else changes. pyenv's shim is a bash
+# script that runs a dozen more each time python3 starts (0.3-0.4 s of a
+# 2-core VM), and the tests start python3 some hundreds of times:
+# tests/sim/run.sh alone went from 26 s to 10 s.
 ft_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || ft_py=
 if [ -n "$ft_py" ] && [ "$(dirname "$ft_py")" != "$(dirname "$(command -v python3)")" ] &&
    mkdir -p "$ft_pydir" && ln -sfn "$ft_py" "$ft_pydir/python3"; then
