@@ -36,6 +36,11 @@
 # again in the run without the checker; a third table splits the ratio by
 # whose lines the instructions are on.
 #
+# Each perf run is made ROUNDS times (default 3), the checker on and off
+# in turn: a row is the round of the median ratio, with the lowest and
+# highest ratio of the rounds beside it (a round's ratio is over the
+# floor of the same round's run without the checker).
+#
 # usage: bench/sim.sh FAIRSIM [BASE]   (build/<tree>/fairsim, after make build)
 set -eu
 usage="usage: bench/sim.sh FAIRSIM [BASE]   (build/<tree>/fairsim, after make build)"
@@ -48,6 +53,10 @@ sims=$*
 count_s=${COUNT_S:-10}
 case $count_s in
 ''|*[!0-9]*) echo "bench/sim.sh: COUNT_S=$count_s: give whole simulated seconds (0: no count)" >&2; exit 2 ;;
+esac
+rounds=${ROUNDS:-3}
+case $rounds in
+''|0|*[!0-9]*) echo "bench/sim.sh: ROUNDS=$rounds: give how many perf runs of each (1 or more)" >&2; exit 2 ;;
 esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -91,18 +100,21 @@ for sim in $sims; do
 	tree_syms "$(dirname "$sim")/k" $side
 	side=$((side + 1))
 done
-printf '%-22s %8s %8s %7s %8s %8s %8s %7s %8s\n' "workload (8 CPUs)" "checker" "wall s" "x real" \
-	"cpu s" "floor s" "fair.c s" "ratio" "samples"
-# runs FUNC: "FUNC WORKLOAD CHECKER SIDE FAIRSIM FLAG" for each experiment,
-# checker on and off, each fairsim (SIDE 0 or 1, FLAG --no-check or none)
+printf '%-22s %8s %8s %7s %8s %8s %8s %7s %11s %8s\n' "workload (8 CPUs)" "checker" "wall s" "x real" \
+	"cpu s" "floor s" "fair.c s" "ratio" "rounds" "samples"
+# runs FUNC N: "FUNC WORKLOAD CHECKER SIDE FAIRSIM FLAG ROUND" for each
+# experiment, N rounds of it, checker on and off, each fairsim (SIDE 0 or
+# 1, FLAG --no-check or none)
 runs() {
 	for w in cyclictest cyclictest-rtapp cyclictest-hackbench; do
-		for mode in on off; do
-			side=0
-			for sim in $sims; do
-				flag=; [ $mode = off ] && flag=--no-check
-				"$1" $w $mode $side "$sim" "$flag"
-				side=$((side + 1))
+		for r in $(seq "$2"); do
+			for mode in on off; do
+				side=0
+				for sim in $sims; do
+					flag=; [ $mode = off ] && flag=--no-check
+					"$1" $w $mode $side "$sim" "$flag" "$r"
+					side=$((side + 1))
+				done
 			done
 		done
 	done
@@ -121,13 +133,13 @@ totals() {
 zero() { for v in "$@"; do for k in on0 on1 off0 off1; do eval "${v}_$k=0"; done; done; }
 
 rss=0 used=
-zero cpu wall n pfloor pfairs
-# sampled W MODE SIDE SIM FLAG: one perf run, kept; after the last run of
-# W (checker off, last fairsim) its rows, added to the totals. As in the
-# counted table below, a row's floor is that of the run without the
-# checker: the checker's calls into the tree are the checker's time.
+# sampled W MODE SIDE SIM FLAG ROUND: one perf run, kept; after the last
+# run of W (last round, checker off, last fairsim) its rows, added to the
+# totals. As in the counted table below, a row's floor is that of the
+# run without the checker: the checker's calls into the tree are the
+# checker's time.
 sampled() {
-	w=$1 mode=$2 side=$3 sim=$4 flag=$5
+	w=$1 mode=$2 side=$3 sim=$4 flag=$5 r=$6
 	rec=
 	[ -z "$event" ] || rec="perf record -q -e $event -F 999 -o $work/p.data --"
 	# shellcheck disable=SC2086 # rec is a command line or nothing
@@ -144,7 +156,7 @@ sampled() {
 		# what perf sampled in the end (it adds :u where it must)
 		used=$(perf report -i "$work/p.data" --header-only 2>/dev/null |
 		       sed -n 's/^# event : name = \([^,]*\),.*/\1/p' | head -n 1)
-		# where the rest goes: the largest symbols outside the tree's code
+		# where the rest goes: the largest symbols outside the tree's code (last round)
 		perf report -i "$work/p.data" --stdio -q --comm fairsim --sort sym -F period,sym 2>/dev/null |
 		awk -v all="$all" 'FILENAME == ARGV[1] { tree[$1] = 1; next }
 		     !($3 in tree) { printf "%s %.1f%%\n", $3, 100 * $1 / all }' "$work/tree$side.syms" - |
@@ -152,43 +164,63 @@ sampled() {
 	else
 		all=0 tree=0 fair=0 n=0
 	fi
-	k=$mode$side
+	k=$mode${side}_$r
 	if [ "$tree" -gt 0 ]; then
 		eval "s_floor_$k=$(div "$cpu * $tree" "$all") s_fairs_$k=$(div "$cpu * $fair" "$all")"
 	else
 		eval "s_floor_$k= s_fairs_$k="
 	fi
 	eval "s_wall_$k=$wall s_cpu_$k=$cpu s_n_$k=$n"
-	[ "$mode" = off ] && [ "$side" = "$last" ] || return 0
+	[ "$mode" = off ] && [ "$side" = "$last" ] && [ "$r" = "$rounds" ] || return 0
 	totals sampled_out
 }
-# sampled_out MODE SIDE: workload w's row, added to the totals
-sampled_out() {
-	k=$1$2
-	eval "wall=\$s_wall_$k cpu=\$s_cpu_$k n=\$s_n_$k f=\$s_floor_off$2 fs=\$s_fairs_off$2"
-	# shellcheck disable=SC2154 # f and fs: set by the eval
-	sampled_row "$w" "$(label "$1" "$2")" 130 "$wall" "$cpu" "$f" "$fs" "$n"
-	eval "cpu_$k=\$(echo \"\$cpu_$k + \$cpu\" | bc) wall_$k=\$(echo \"\$wall_$k + \$wall\" | bc)"
-	eval "n_$k=\$((n_$k + n)) pfloor_$k=\$(echo \"\$pfloor_$k + 0\$f\" | bc)"
-	eval "pfairs_$k=\$(echo \"\$pfairs_$k + 0\$fs\" | bc)"
+# median PREFIX MODE SIDE: "ROUND LOW HIGH", the round of the median ratio
+# of PREFIX's cpu over its floor of the run without the checker, and the
+# lowest and highest; no floor: round 1 and no ratios
+median() {
+	for r in $(seq "$rounds"); do
+		eval "c=\$${1}cpu_$2$3_$r f=\$${1}floor_off$3_$r"
+		# shellcheck disable=SC2154 # c and f: set by the eval
+		if [ -n "$f" ] && [ "$(echo "$f > 0" | bc)" = 1 ]; then
+			echo "$(div "$c" "$f") $r"
+		fi
+	done | sort -g | awk '{ v[NR] = $1; r[NR] = $2 }
+		END { if (NR) printf "%d %.1f %.1f\n", r[int((NR + 1) / 2)], v[1], v[NR]; else print "1 - -" }'
 }
-# sampled_row NAME CHECKER SIMULATED WALL CPU FLOOR FAIR N: one row (FLOOR empty: no floor)
+# sampled_out MODE SIDE: workload w's row (its median round), each round
+# added to the totals of that round
+sampled_out() {
+	# shellcheck disable=SC2046 # three words
+	set -- "$1" "$2" $(median s_ "$1" "$2")
+	eval "wall=\$s_wall_$1$2_$3 cpu=\$s_cpu_$1$2_$3 n=\$s_n_$1$2_$3"
+	eval "f=\$s_floor_off$2_$3 fs=\$s_fairs_off$2_$3"
+	# shellcheck disable=SC2154 # f and fs: set by the eval
+	sampled_row "$w" "$(label "$1" "$2")" 130 "$wall" "$cpu" "$f" "$fs" "$4" "$5" "$n"
+	for r in $(seq "$rounds"); do
+		k=$1$2_$r
+		for v in cpu wall n floor fairs; do
+			eval "t_${v}_$k=\$(echo \"0\${t_${v}_$k:-} + 0\${s_${v}_$k}\" | bc)"
+		done
+	done
+}
+# sampled_row NAME CHECKER SIMULATED WALL CPU FLOOR FAIR LOW HIGH N: one row (FLOOR empty: no floor)
 sampled_row() {
 	if [ -n "$6" ] && [ "$(echo "$6 > 0" | bc)" = 1 ]; then
-		printf '%-22s %8s %8.2f %6.0fx %8.2f %8.2f %8.2f %6.1fx %8s\n' "$1" "$2" "$4" \
-			"$(div "$3" "$4 + 0.001")" "$5" "$6" "$7" "$(div "$5" "$6")" "$8"
+		printf '%-22s %8s %8.2f %6.0fx %8.2f %8.2f %8.2f %6.1fx %11s %8s\n' "$1" "$2" "$4" \
+			"$(div "$3" "$4 + 0.001")" "$5" "$6" "$7" "$(div "$5" "$6")" "$8-${9}x" "${10}"
 	else
-		printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %8s\n' "$1" "$2" "$4" \
-			"$(div "$3" "$4 + 0.001")" "$5" - - - -
+		printf '%-22s %8s %8.2f %6.0fx %8.2f %8s %8s %7s %11s %8s\n' "$1" "$2" "$4" \
+			"$(div "$3" "$4 + 0.001")" "$5" - - - - -
 	fi
 }
 last=$(($(echo "$sims" | wc -w) - 1))
-runs sampled
-# sampled_total MODE SIDE: the row of the three together
+runs sampled "$rounds"
+# sampled_total MODE SIDE: the row of the three together, its median round
 sampled_total() {
-	k=$1$2
-	eval "sampled_row \"together (390 s)\" \"\$(label $1 $2)\" 390 \"\$wall_$k\" \"\$cpu_$k\"" \
-		"\"\$pfloor_$k\" \"\$pfairs_$k\" \"\$n_$k\""
+	# shellcheck disable=SC2046 # three words
+	set -- "$1" "$2" $(median t_ "$1" "$2")
+	eval "sampled_row \"together (390 s)\" \"\$(label $1 $2)\" 390 \"\$t_wall_$1$2_$3\"" \
+		"\"\$t_cpu_$1$2_$3\" \"\$t_floor_off$2_$3\" \"\$t_fairs_off$2_$3\" $4 $5 \"\$t_n_$1$2_$3\""
 }
 totals sampled_total
 printf 'largest resident set: %d MB\n' $((rss / 1024))
@@ -201,7 +233,7 @@ for mode in on off; do
 	done
 done
 if [ -n "$event" ]; then
-	echo "floor (and fair.c s): the tree's code (fair.c, pelt.c, lib/) by perf samples of ${used:-$event} at 999 Hz, in the run without the checker; ratio: cpu s / floor s"
+	echo "floor (and fair.c s): the tree's code (fair.c, pelt.c, lib/) by perf samples of ${used:-$event} at 999 Hz, in the run without the checker; ratio: cpu s / floor s, each row the round of the median ratio of $rounds (rounds: the lowest and highest)"
 else
 	if ! command -v perf >/dev/null; then
 		echo "floor: not measured: no perf (Debian: apt-get install linux-perf)"
@@ -271,7 +303,7 @@ counted_out() {
 	eval "cshim_$k=\$((cshim_$k + r_shim_off$2)) csim_$k=\$((csim_$k + r_sim_off$2))"
 	eval "ccheck_$k=\$((ccheck_$k + a - r_all_off$2))"
 }
-runs counted
+runs counted 1
 # counted_total MODE SIDE: the row of the three together
 counted_total() {
 	k=$1$2
