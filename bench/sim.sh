@@ -56,7 +56,7 @@ case $count_s in
 esac
 rounds=${ROUNDS:-3}
 case $rounds in
-''|0|*[!0-9]*) echo "bench/sim.sh: ROUNDS=$rounds: give how many perf runs of each (1 or more)" >&2; exit 2 ;;
+''|0*|*[!0-9]*) echo "bench/sim.sh: ROUNDS=$rounds: give how many perf runs of each (1 or more)" >&2; exit 2 ;;
 esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -74,6 +74,8 @@ if command -v perf >/dev/null; then
 		fi
 	done
 fi
+# without perf, no ratio: one round of each tells all
+[ -n "$event" ] || rounds=1
 syms() { for o in "$@"; do nm --defined-only "$o"; done | awk '$2 ~ /^[tTwW]$/ && $3 !~ /^ft_/ { print $3 }' | sort -u; }
 # tree_syms K N: fair.c's symbols and the tree's of build dir K's objects, as set N
 tree_syms() {
@@ -156,11 +158,11 @@ sampled() {
 		# what perf sampled in the end (it adds :u where it must)
 		used=$(perf report -i "$work/p.data" --header-only 2>/dev/null |
 		       sed -n 's/^# event : name = \([^,]*\),.*/\1/p' | head -n 1)
-		# where the rest goes: the largest symbols outside the tree's code (last round)
+		# where the rest goes: the largest symbols outside the tree's code
 		perf report -i "$work/p.data" --stdio -q --comm fairsim --sort sym -F period,sym 2>/dev/null |
 		awk -v all="$all" 'FILENAME == ARGV[1] { tree[$1] = 1; next }
 		     !($3 in tree) { printf "%s %.1f%%\n", $3, 100 * $1 / all }' "$work/tree$side.syms" - |
-		sort -k2 -rn | head -n 6 | tr '\n' ' ' >"$work/top-$w-$mode$side"
+		sort -k2 -rn | head -n 6 | tr '\n' ' ' >"$work/top-$w-$mode${side}_$r"
 	else
 		all=0 tree=0 fair=0 n=0
 	fi
@@ -196,6 +198,7 @@ sampled_out() {
 	eval "f=\$s_floor_off$2_$3 fs=\$s_fairs_off$2_$3"
 	# shellcheck disable=SC2154 # f and fs: set by the eval
 	sampled_row "$w" "$(label "$1" "$2")" 130 "$wall" "$cpu" "$f" "$fs" "$4" "$5" "$n"
+	eval "top_$1$2=$3"	# the round whose largest symbols are printed (hackbench's, the last)
 	for r in $(seq "$rounds"); do
 		k=$1$2_$r
 		for v in cpu wall n floor fairs; do
@@ -226,9 +229,10 @@ totals sampled_total
 printf 'largest resident set: %d MB\n' $((rss / 1024))
 for mode in on off; do
 	for side in 0 1; do
-		if [ -s "$work/top-cyclictest-hackbench-$mode$side" ]; then
+		eval "r=\${top_$mode$side:-}"
+		if [ -n "$r" ] && [ -s "$work/top-cyclictest-hackbench-$mode${side}_$r" ]; then
 			echo "hackbench, checker $(label $mode $side), above the floor:" \
-			     "$(sed 's/ $//' "$work/top-cyclictest-hackbench-$mode$side")"
+			     "$(sed 's/ $//' "$work/top-cyclictest-hackbench-$mode${side}_$r")"
 		fi
 	done
 done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 #
 # Sourced by the Makefile's targets that start python3 over and over
 # (PY_FIRST) before their work, with ft_pydir set to a directory of ours
@@ -7,8 +8,12 @@
 # goes first on PATH, and nothing else changes. pyenv's shim is a bash
 # script that runs a dozen more each time python3 starts (0.3-0.4 s of a
 # 2-core VM), and the tests start python3 some hundreds of times:
-# tests/sim/run.sh alone went from 26 s to 10 s.
-ft_py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || ft_py=
+# tests/sim/run.sh takes 26 s through the shim, 10 s without. A virtual
+# environment's interpreter is left to the shim: a link to it would start
+# outside the environment (its pyvenv.cfg is found beside the link).
+: "${ft_pydir:?}"
+ft_py=$(python3 -c 'import sys; print(sys.executable if sys.prefix == sys.base_prefix else "")' \
+	2>/dev/null) || ft_py=
 if [ -n "$ft_py" ] && [ "$(dirname "$ft_py")" != "$(dirname "$(command -v python3)")" ] &&
    mkdir -p "$ft_pydir" && ln -sfn "$ft_py" "$ft_pydir/python3"; then
 	PATH=$ft_pydir:$PATH
