@@ -201,7 +201,8 @@ sampled_out() {
 	eval "top_$1$2=$3"	# the round whose largest symbols are printed (hackbench's, the last)
 	for r in $(seq "$rounds"); do
 		k=$1$2_$r
-		for v in cpu wall n floor fairs; do
+		# the floor is the run without the checker's, for both rows
+		for v in cpu wall n $([ "$1" = off ] && echo floor fairs); do
 			eval "t_${v}_$k=\$(echo \"0\${t_${v}_$k:-} + 0\${s_${v}_$k}\" | bc)"
 		done
 	done

@@ -6,8 +6,8 @@
 # (the build dir's .python3): when python3 on PATH is only a version
 # manager's shim, a python3 there that is the interpreter the shim runs
 # goes first on PATH, and nothing else changes. pyenv's shim is a bash
-# script that runs a dozen more each time python3 starts (0.3-0.4 s of a
-# 2-core VM), and the tests start python3 some hundreds of times:
+# script that runs about thirty processes each time python3 starts
+# (0.3-0.4 s of a 2-core VM), and the tests start python3 hundreds of times:
 # tests/sim/run.sh takes 26 s through the shim, 10 s without. A virtual
 # environment's interpreter is left to the shim: a link to it would start
 # outside the environment (its pyvenv.cfg is found beside the link).
