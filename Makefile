@@ -82,8 +82,8 @@ test mutate gate coverage campaign sim-ab twin: PY_FIRST = 1
 define with_tree
 	$(if $(wildcard $(PROFILE_FILE)),,@echo "fairtest: unknown PROFILE=$(PROFILE); profiles: $(notdir $(basename $(wildcard $(SF)/configs/*.config)))" >&2; exit 2)
 	@$(SF)/deps.sh
-	+@$(if $(PY_FIRST),ft_pydir=$(abspath $(O))/.python3 && . $(SF)/pypath.sh && )ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
-	 obj=$(call obj_dir,$(PROFILE)) && \
+	+@ksrc=$$(KVER='$(KVER)' $(SF)/tree.sh $(KSRC)) && \
+	 $(if $(PY_FIRST),ft_pydir=$(abspath $(O))/.python3 && . $(SF)/pypath.sh && )obj=$(call obj_dir,$(PROFILE)) && \
 	 $(MAKE) --no-print-directory $(JOBS) -f $(SF)/build.mk KSRC=$$ksrc OBJ=$$obj PROFILE=$(PROFILE_FILE) $(or $(2),all) && \
 	 $(1)
 endef
