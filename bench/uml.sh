@@ -12,9 +12,9 @@
 # of /proc/stat's ctxt, then powers off. perf samples the host process
 # that runs the guest's kernel (cpu-clock, FREQ Hz); uml_split.py gives
 # each sample in the kernel binary to the source file of its function.
-# ROUNDS boots; each row is one, and the last line the median of their
-# core.c : fair.c ratios with the lowest and highest, and the share of
-# core.c's samples in __schedule().
+# ROUNDS boots; each row is one, then the median of their core.c : fair.c
+# ratios with the lowest and highest, the share of core.c's samples in
+# __schedule(), and the largest functions of the median round.
 #
 # What it does not see: most of the guest's time is the host kernel's (a
 # guest's system call is a signal and host system calls: seccomp=on,
@@ -95,12 +95,15 @@ for r in $(seq "$rounds"); do
 	    -v rows="$work/rows" 'BEGIN {
 		printf "%-6s %9d %8d %8d %8d %8d %11.2f %9d %10.3f %10.3f\n", r, t, l, c, f, os, c / f, sw,
 		       c / hz / sw * 1e6, f / hz / sw * 1e6
-		print c / f, s / c >>rows
+		print c / f, c ? s / c : 0, r >>rows
 	}'
-	sed -n '2,$p' "$work/split"
+	mv "$work/split" "$work/split.$r"
 done
-awk '{ v[++n] = $1; s += $2 } END {
-	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
+sort -n "$work/rows" | awk -v med="$work/median" '{ v[++n] = $1; s += $2; r[n] = $3 } END {
+	m = int((n + 1) / 2)
 	printf "core.c : fair.c (and pelt.c), median of %d: %.2f (%.2f-%.2f); __schedule() %.0f%% of core.c\n",
-	       n, v[int((n + 1) / 2)], v[1], v[n], 100 * s / n
-}' "$work/rows"
+	       n, v[m], v[1], v[n], 100 * s / n
+	print r[m] >med
+}'
+echo "largest functions in round $(cat "$work/median"), the median's:"
+sed -n '2,$p' "$work/split.$(cat "$work/median")"

@@ -3,7 +3,8 @@
  * The engine's plans (engine.c calls them): a running task's pipe steps
  * that neither block nor wake, taken without the event loop, in the same
  * order and at the same instants as the loop would take them. How and
- * why they stay exact is below; docs/speed.md says what they save.
+ * why they stay exact is below and in docs/sim-shortcuts.md; docs/speed.md
+ * says what they save.
  */
 #include <stdlib.h>
 #include <string.h>

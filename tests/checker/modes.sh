@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The incremental invariant checker finds what the full one finds
-# (FAIRTEST_CHECKER=full, docs/speed.md): every suite, and property
+# (FAIRTEST_CHECKER=full, docs/sim-shortcuts.md): every suite, and property
 # sequences beyond the suites' own, print the same KTAP under both on the
 # unmutated tree, and fairsim on 8 and 16 CPUs the same output; each
 # mutant of the checker's own rules (lag clamp, eligibility, V sums,
