@@ -324,7 +324,7 @@ help:
 	@echo '  FAIRTEST_FAULTS=a=once,b=0.1,c  (environment) enable points in any run, e.g. make check'
 	@echo '  FAIRTEST_SEQUENCES=n  (environment) sequences in each fair_property case, not 400 and 100'
 	@echo '  FAIRTEST_CHECKER=full  (environment) the invariant checker'"'"'s full scan in any run, auditing'
-	@echo '              the incremental one'"'"'s premises (docs/speed.md); default incremental'
+	@echo '              the incremental one'"'"'s premises (docs/sim-shortcuts.md); default incremental'
 	@echo '  make sim knobs:'
 	@echo '  WORKLOAD=f  the rt-app JSON file to run'
 	@echo '  CPUS=n      fake CPUs, 1..64 (8): n cores on one LLC, one MC sched domain,'

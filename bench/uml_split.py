@@ -4,31 +4,37 @@ The samples of a perf record of User-Mode Linux, split by the kernel
 source file of the function each fell in (bench/uml.sh). perf's own
 symbols are not used: it names everything at the start of .sched.text
 after __sched_text_start. Each sample's address is looked up among the
-binary's functions instead (nm -n), and each function's file is the one
-its debug info names at its first instruction, the outermost of the
-inlined frames there (addr2line -i), so two static functions of one name
-in two files stay apart.
+binary's functions instead (nm -n -S: a symbol with a size, the sample
+inside it), and each function's file is the one its debug info names at
+its first instruction, the outermost of the inlined frames there
+(addr2line -i), so two static functions of one name in two files stay
+apart. A sample's weight is its period (cpu-clock: nanoseconds), not a
+count: perf lowers the rate when sampling costs too much.
 
-usage: uml_split.py LINUX PERF_SCRIPT_OUTPUT
-prints a line of counts: total linux core fair other_sched rest schedule
-  (fair: fair.c and pelt.c/pelt.h; schedule: core.c's __schedule alone),
-  then core.c's and fair.c's five largest functions
+usage: uml_split.py LINUX PERF_SCRIPT_OUTPUT   (perf script -F period,ip,dso)
+prints a line of sample counts: total linux core fair rbtree other_sched
+  rest schedule (fair: fair.c, pelt.c and pelt.h; rbtree: lib/rbtree.c,
+  which fair.c's queue and others use; schedule: core.c's __schedule),
+then a line of the nanoseconds of core and fair, then core.c's and
+fair.c's five largest functions
 """
 import bisect
+import os
 import re
 import subprocess
 import sys
 
 
 def functions(linux):
-    """(address, name) of each text symbol, sorted by address"""
-    nm = subprocess.run(['nm', '-n', '--defined-only', linux], check=True,
+    """(address, end, name) of each sized text symbol, sorted by address"""
+    nm = subprocess.run(['nm', '-n', '-S', '--defined-only', linux], check=True,
                         capture_output=True, text=True).stdout
     out = []
     for line in nm.splitlines():
-        m = re.match(r'([0-9a-f]+) [tTwW] (\S+)$', line)
+        m = re.match(r'([0-9a-f]+) ([0-9a-f]+) [tTwW] (\S+)$', line)
         if m:
-            out.append((int(m.group(1), 16), m.group(2)))
+            start = int(m.group(1), 16)
+            out.append((start, start + int(m.group(2), 16), m.group(3)))
     return out
 
 
@@ -48,8 +54,11 @@ def files_of(linux, addrs):
 
 def kind(path):
     """which part of the kernel a source file is"""
+    path = '/' + path
     base = path.rsplit('/', 1)[-1]
-    if '/kernel/sched/' not in '/' + path:
+    if path.endswith('/lib/rbtree.c'):
+        return 'rbtree'
+    if '/kernel/sched/' not in path:
         return 'rest'
     if base == 'core.c':
         return 'core'
@@ -59,33 +68,43 @@ def kind(path):
 
 
 def main():
-    linux, script = sys.argv[1:3]
+    linux, script = os.path.realpath(sys.argv[1]), sys.argv[2]
     funcs = functions(linux)
-    starts = [a for a, _ in funcs]
-    counts = dict(total=0, linux=0, core=0, fair=0, other_sched=0, rest=0, schedule=0)
-    hits = {}	# function index -> samples
+    starts = [f[0] for f in funcs]
+    counts = dict(total=0, linux=0, core=0, fair=0, rbtree=0, other_sched=0, rest=0, schedule=0)
+    ns = dict(core=0, fair=0)
+    hits = {}	# function index (-1: none) -> [samples, ns]
     with open(script) as f:
         for line in f:
-            fields = line.split()
-            if not fields:
+            head, _, dso = line.rstrip().rpartition(' (')
+            fields = head.split()
+            if len(fields) != 2:
                 continue
             counts['total'] += 1
-            if fields[-1].strip('()') != linux:
+            if os.path.realpath(dso.rstrip(')')) != linux:
                 continue
             counts['linux'] += 1
-            i = bisect.bisect_right(starts, int(fields[0], 16)) - 1
-            hits[i] = hits.get(i, 0) + 1
+            ip = int(fields[1], 16)
+            i = bisect.bisect_right(starts, ip) - 1
+            if i >= 0 and ip >= funcs[i][1]:
+                i = -1	# between functions, or on a label of no size
+            h = hits.setdefault(i, [0, 0])
+            h[0] += 1
+            h[1] += int(fields[0])
     files = files_of(linux, sorted(funcs[i][0] for i in hits if i >= 0))
     largest = {'core': [], 'fair': []}
-    for i, n in sorted(hits.items(), key=lambda h: -h[1]):
+    for i, (n, t) in sorted(hits.items(), key=lambda h: -h[1][0]):
         k = kind(files.get(funcs[i][0], '')) if i >= 0 else 'rest'
         counts[k] += n
-        if k == 'core' and funcs[i][1] == '__schedule':
+        if k in ns:
+            ns[k] += t
+        if k == 'core' and funcs[i][2] == '__schedule':
             counts['schedule'] += n
         if k in largest and len(largest[k]) < 5:
-            largest[k].append(f'{funcs[i][1]} {n}')
-    print(' '.join(str(counts[k]) for k in
-                   ('total', 'linux', 'core', 'fair', 'other_sched', 'rest', 'schedule')))
+            largest[k].append(f'{funcs[i][2]} {n}')
+    print(' '.join(str(counts[k]) for k in ('total', 'linux', 'core', 'fair', 'rbtree',
+                                             'other_sched', 'rest', 'schedule')))
+    print(ns['core'], ns['fair'])
     for k, name in (('core', 'core.c'), ('fair', 'fair.c')):
         print(f'  {name}: ' + ', '.join(largest[k]))
 
